@@ -1,0 +1,420 @@
+// A faithful local implementation of the sites-and-revisions service (see
+// ../../../shared/spec/site-revision-api.md and the project's decisions in README): real HTTP
+// on loopback, JSON persistence, seeded demo data, and switches for latency, faults and a large
+// data set. Used by the unit, integration and benchmark tests and by `npm start`.
+
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { authenticate } from './auth';
+import { MAX_BODY_BYTES, parseForm, readBody } from './form';
+import { OPERATIONS, operationOf, runOperation, type Operation, type Reply } from './operations';
+import { Store } from './store';
+
+export type { Operation } from './operations';
+export { DEMO } from './demo';
+
+export type FaultKind = 'http500' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'drop' | 'truncate' | 'html' | 'empty';
+/** The kinds a random fault rate draws from by default. */
+export const FAULT_KINDS: readonly FaultKind[] = ['http500', 'http502', 'http503', 'http504', 'http429', 'drop', 'truncate', 'html', 'empty'];
+/** Every kind, including `http401` (an expired session; only on request, never drawn at random by default). */
+export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401'];
+
+export interface FaultSpec {
+  kind: FaultKind;
+  /** Retry-After header (seconds) for 429/503 (default 0), or for another HTTP fault when set. */
+  retryAfterSeconds?: number;
+}
+
+export interface ServiceConfig {
+  /** Added before every /api reply. */
+  latencyMs?: number;
+  /** 0..1, probability that a /api request gets a random fault from faultKinds. */
+  faultRate?: number;
+  /** Default: all kinds. */
+  faultKinds?: FaultKind[];
+  /** Queue: the next /api requests get these faults, in order (replaces the current queue). */
+  failNext?: (FaultKind | FaultSpec)[];
+}
+
+export interface ServiceOptions extends ServiceConfig {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 = a free port. */
+  port?: number;
+  /** JSON persistence; default: a fresh file in a new temp dir (removed on close). Seeded when missing. */
+  dataFile?: string;
+  /** Add the large data set (in memory only). */
+  large?: boolean;
+  /** No per-request log lines. */
+  quiet?: boolean;
+}
+
+export interface RequestRecord {
+  method: string;
+  /** Path + query as received (values of secret-looking query parameters replaced by ***). */
+  url: string;
+  operation?: Operation;
+  /** 0 when the connection was dropped without a reply. */
+  status: number;
+  /** Names of the form-body fields, never their values. */
+  bodyFields: string[];
+  /** Whether an Authorization header was present. */
+  authorization: boolean;
+  fault?: FaultKind;
+  /** Time until the reply was sent (or the connection cut). */
+  ms: number;
+}
+
+export interface RunningService {
+  /** e.g. http://127.0.0.1:41234 (the {base_url}). */
+  url: string;
+  port: number;
+  dataFile: string;
+  configure(c: ServiceConfig): void;
+  requests(): RequestRecord[];
+  count(op?: Operation): number;
+  resetStats(): void;
+  /** Closes the server and all keep-alive sockets. */
+  close(): Promise<void>;
+}
+
+const SECRET_QUERY_NAMES = new Set(['password', 'ftp_pass', 'db_password', 'apikey', 'api_key', 'key', 'token', 'access_token', 'authorization']);
+
+/** The URL as received, with the values of secret-looking query parameters hidden. */
+export function redactUrl(raw: string): string {
+  const q = raw.indexOf('?');
+  if (q < 0) return raw;
+  const parts = raw
+    .slice(q + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const rawName = eq < 0 ? part : part.slice(0, eq);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      } catch {
+        /* keep raw */
+      }
+      return SECRET_QUERY_NAMES.has(name.toLowerCase()) && eq >= 0 ? `${rawName}=***` : part;
+    });
+  return `${raw.slice(0, q)}?${parts.join('&')}`;
+}
+
+interface State {
+  latencyMs: number;
+  faultRate: number;
+  faultKinds: FaultKind[];
+  failNext: FaultSpec[];
+}
+
+function normaliseFault(f: FaultKind | FaultSpec): FaultSpec {
+  const spec = typeof f === 'string' ? { kind: f } : f;
+  if (!spec || !ALL_FAULT_KINDS.includes(spec.kind)) throw new Error(`Unknown fault kind: ${String(spec?.kind ?? f)}`);
+  if (spec.retryAfterSeconds !== undefined && !(Number.isFinite(spec.retryAfterSeconds) && spec.retryAfterSeconds >= 0)) {
+    throw new Error('retryAfterSeconds must be a number >= 0');
+  }
+  return { ...spec };
+}
+
+/** Applies a config change (only the keys that are set); throws on an invalid value. */
+function applyConfig(state: State, c: ServiceConfig): void {
+  if (c === null || typeof c !== 'object') throw new Error('config must be an object');
+  const next = { ...state, failNext: [...state.failNext] };
+  if (c.latencyMs !== undefined) {
+    if (!(typeof c.latencyMs === 'number' && Number.isFinite(c.latencyMs) && c.latencyMs >= 0)) throw new Error('latencyMs must be a number >= 0');
+    next.latencyMs = c.latencyMs;
+  }
+  if (c.faultRate !== undefined) {
+    if (!(typeof c.faultRate === 'number' && c.faultRate >= 0 && c.faultRate <= 1)) throw new Error('faultRate must be a number from 0 to 1');
+    next.faultRate = c.faultRate;
+  }
+  if (c.faultKinds !== undefined) {
+    if (!Array.isArray(c.faultKinds)) throw new Error('faultKinds must be an array');
+    next.faultKinds = c.faultKinds.length ? c.faultKinds.map((k) => normaliseFault(k).kind) : [...FAULT_KINDS];
+  }
+  if (c.failNext !== undefined) {
+    if (!Array.isArray(c.failNext)) throw new Error('failNext must be an array');
+    next.failNext = c.failNext.map(normaliseFault);
+  }
+  Object.assign(state, next);
+}
+
+function publicConfig(state: State): Required<ServiceConfig> {
+  return { latencyMs: state.latencyMs, faultRate: state.faultRate, faultKinds: [...state.faultKinds], failNext: state.failNext.map((f) => ({ ...f })) };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+function htmlPage(status: number, title: string, text: string): string {
+  return `<!DOCTYPE html>\n<html>\n<head><title>${status} ${title}</title></head>\n<body>\n<center><h1>${status} ${title}</h1></center>\n<p>${text}</p>\n<hr><center>nginx</center>\n</body>\n</html>\n`;
+}
+
+/** Status, content type and body of the HTTP-status faults. */
+const HTTP_FAULTS: Record<string, { status: number; type: string; body: string }> = {
+  http500: { status: 500, type: JSON_TYPE, body: JSON.stringify({ success: false, error: 'Internal server error' }) },
+  http502: { status: 502, type: HTML_TYPE, body: htmlPage(502, 'Bad Gateway', 'The upstream server sent an invalid response.') },
+  http503: { status: 503, type: HTML_TYPE, body: htmlPage(503, 'Service Temporarily Unavailable', 'The service is down for maintenance.') },
+  http504: { status: 504, type: HTML_TYPE, body: htmlPage(504, 'Gateway Time-out', 'The upstream server did not answer in time.') },
+  http429: { status: 429, type: JSON_TYPE, body: JSON.stringify({ success: false, error: 'Too many requests' }) },
+  http401: { status: 401, type: JSON_TYPE, body: JSON.stringify({ success: false, error: 'Login required' }) },
+};
+
+export async function startService(opts: ServiceOptions = {}): Promise<RunningService> {
+  let tempDir: string | undefined;
+  let dataFile = opts.dataFile;
+  if (!dataFile) {
+    tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-service-'));
+    dataFile = path.join(tempDir, 'service.json');
+  }
+  dataFile = path.resolve(dataFile);
+  const store = new Store(dataFile, !!opts.large);
+  const quiet = !!opts.quiet;
+
+  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [] };
+  applyConfig(state, opts);
+  let log: RequestRecord[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let closing = false;
+
+  const delay = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (ms <= 0) return resolve();
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  const counts = (): Record<Operation, number> => {
+    const c = Object.fromEntries(OPERATIONS.map((o) => [o, 0])) as Record<Operation, number>;
+    for (const r of log) if (r.operation) c[r.operation]++;
+    return c;
+  };
+
+  const pickFault = (): FaultSpec | undefined => {
+    const queued = state.failNext.shift();
+    if (queued) return queued;
+    if (state.faultRate > 0 && Math.random() < state.faultRate && state.faultKinds.length) {
+      return { kind: state.faultKinds[Math.floor(Math.random() * state.faultKinds.length)] };
+    }
+    return undefined;
+  };
+
+  function sendJson(res: http.ServerResponse, status: number, body: unknown, extra: http.OutgoingHttpHeaders = {}): void {
+    const text = Buffer.from(JSON.stringify(body), 'utf8');
+    res.writeHead(status, { 'Content-Type': JSON_TYPE, 'Content-Length': text.length, 'Cache-Control': 'no-store', ...extra });
+    res.end(text);
+  }
+
+  // ---- control endpoints (no auth, no faults, no latency, not counted)
+  async function control(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<void> {
+    const name = pathname.slice('/__control/'.length).replace(/\/+$/, '');
+    const method = req.method ?? 'GET';
+    if (method !== 'GET' && method !== 'POST') return sendJson(res, 405, { success: false, error: 'Method not allowed' }, { Allow: 'GET, POST' });
+    const read = await readBody(req, 1024 * 1024);
+    if (!read.ok) {
+      if (read.reason === 'too-large') sendJson(res, 413, { success: false, error: 'Request body too large' }, { Connection: 'close' });
+      return;
+    }
+    switch (name) {
+      case 'health':
+        return sendJson(res, 200, { success: true });
+      case 'stats':
+        return sendJson(res, 200, { success: true, requests: log, counts: counts() });
+      case 'reset-stats':
+        log = [];
+        return sendJson(res, 200, { success: true });
+      case 'reseed':
+        store.reseed();
+        return sendJson(res, 200, { success: true });
+      case 'config': {
+        if (method === 'POST' && read.body.length) {
+          try {
+            applyConfig(state, JSON.parse(read.body.toString('utf8')) as ServiceConfig);
+          } catch (err) {
+            return sendJson(res, 400, { success: false, error: (err as Error).message });
+          }
+        }
+        return sendJson(res, 200, { success: true, config: publicConfig(state) });
+      }
+      default:
+        return sendJson(res, 404, { success: false, error: 'Not found' });
+    }
+  }
+
+  // ---- the service
+  async function api(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+    const start = performance.now();
+    const rec: RequestRecord = {
+      method: req.method ?? 'GET',
+      url: redactUrl(req.url ?? '/'),
+      status: 0,
+      bodyFields: [],
+      authorization: req.headers.authorization !== undefined,
+      ms: 0,
+    };
+    // The record is added before the reply is sent, so it is there when the client sees the reply.
+    const record = (status: number) => {
+      rec.status = status;
+      rec.ms = Math.round((performance.now() - start) * 10) / 10;
+      log.push(rec);
+      if (!quiet) {
+        const info = [rec.operation, rec.fault && `fault=${rec.fault}`].filter(Boolean).join(' ');
+        console.log(`[service] ${rec.method} ${rec.url} ${status || 'dropped'}${info ? ` ${info}` : ''} ${rec.ms}ms`);
+      }
+    };
+    const reply = (status: number, body: unknown, extra: http.OutgoingHttpHeaders = {}) => {
+      record(status);
+      sendJson(res, status, body, extra);
+    };
+
+    const read = await readBody(req);
+    if (!read.ok) {
+      if (read.reason === 'too-large') {
+        reply(413, { success: false, error: `Request body too large (limit ${MAX_BODY_BYTES / 1024 / 1024} MB)` }, { Connection: 'close' });
+      } else {
+        record(0);
+      }
+      return;
+    }
+    const form = parseForm(read.body, req.headers['content-type']);
+    if (form.ok) rec.bodyFields = [...form.fields.keys()];
+
+    // Parameters: query string, then the form body (the body wins, as in PHP's $_REQUEST).
+    const params: Record<string, string> = {};
+    for (const [k, v] of url.searchParams) params[k] = v;
+    const body: Record<string, string> = {};
+    if (form.ok) for (const [k, v] of form.fields) body[k] = params[k] = v;
+
+    const pathname = url.pathname.replace(/\/+$/, '');
+    const route = pathname === '/api/sites' ? 'sites' : pathname === '/api/revisions' ? 'revisions' : undefined;
+    if (route) rec.operation = operationOf(route, params);
+
+    const fault = pickFault();
+    if (fault) rec.fault = fault.kind;
+    await delay(state.latencyMs);
+    if (closing) return;
+
+    // What the request would get without a fault (computed lazily; never for writes unless dry-run).
+    const respond = (dryRun: boolean): { status: number; body: Reply; headers?: http.OutgoingHttpHeaders } => {
+      const method = req.method ?? 'GET';
+      if (method !== 'GET' && method !== 'POST') return { status: 405, body: { success: false, error: 'Method not allowed' }, headers: { Allow: 'GET, POST' } };
+      if (!route) return { status: 404, body: { success: false, error: `Not found: ${url.pathname}` } };
+      if (!form.ok) return { status: 415, body: { success: false, error: form.error } };
+      const auth = authenticate(store.users, body, req.headers.authorization);
+      if (!auth.ok) return { status: 401, body: { success: false, error: auth.error } };
+      if (!rec.operation) return { status: 200, body: { success: false, error: `Unknown cmd: ${params.cmd}` } };
+      return { status: 200, body: runOperation(store, rec.operation, params, auth.user, dryRun) };
+    };
+
+    if (fault) {
+      const retryAfter = fault.retryAfterSeconds ?? (fault.kind === 'http429' || fault.kind === 'http503' ? 0 : undefined);
+      const httpFault = HTTP_FAULTS[fault.kind];
+      if (httpFault) {
+        record(httpFault.status);
+        res.writeHead(httpFault.status, {
+          'Content-Type': httpFault.type,
+          'Content-Length': Buffer.byteLength(httpFault.body),
+          'Cache-Control': 'no-store',
+          ...(retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {}),
+        });
+        res.end(httpFault.body);
+        return;
+      }
+      switch (fault.kind) {
+        case 'drop':
+          record(0);
+          req.socket.destroy();
+          return;
+        case 'truncate': {
+          // A valid reply cut in half: the full Content-Length is announced, half is sent, and the
+          // connection is cut. Writes are not carried out (dry run).
+          const r = respond(true);
+          const text = Buffer.from(JSON.stringify(r.body), 'utf8');
+          record(r.status);
+          res.writeHead(r.status, { 'Content-Type': JSON_TYPE, 'Content-Length': text.length, 'Cache-Control': 'no-store', ...r.headers });
+          res.write(text.subarray(0, Math.floor(text.length / 2)), () => req.socket.destroy());
+          return;
+        }
+        case 'html': {
+          const page = htmlPage(200, 'OK', 'Fatal error: Allowed memory size exhausted in /var/www/api/index.php on line 42');
+          record(200);
+          res.writeHead(200, { 'Content-Type': HTML_TYPE, 'Content-Length': Buffer.byteLength(page), 'Cache-Control': 'no-store' });
+          res.end(page);
+          return;
+        }
+        case 'empty':
+          record(200);
+          res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Content-Length': 0, 'Cache-Control': 'no-store' });
+          res.end();
+          return;
+      }
+    }
+
+    const r = respond(false);
+    reply(r.status, r.body, r.headers);
+  }
+
+  const server = http.createServer({ keepAlive: true, requestTimeout: 0 }, (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const handler = url.pathname.startsWith('/__control/') ? control(req, res, url.pathname) : api(req, res, url);
+    handler.catch((err: unknown) => {
+      if (!quiet) console.error(`[service] internal error: ${(err as Error)?.stack ?? String(err)}`);
+      if (!res.headersSent && !res.destroyed) sendJson(res, 500, { success: false, error: `Internal error: ${(err as Error)?.message ?? 'unknown'}` });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 10_000;
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const hostForUrl = addr.family === 'IPv6' || addr.address.includes(':') ? `[${addr.address}]` : addr.address;
+  const url = `http://${hostForUrl}:${addr.port}`;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    port: addr.port,
+    dataFile,
+    configure(c: ServiceConfig) {
+      applyConfig(state, c);
+    },
+    requests: () => log.map((r) => ({ ...r, bodyFields: [...r.bodyFields] })),
+    count: (op?: Operation) => (op ? log.filter((r) => r.operation === op).length : log.length),
+    resetStats() {
+      log = [];
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        closing = true;
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.close(() => {
+          if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+          resolve();
+        });
+        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
+      });
+      return closed;
+    },
+  };
+}
