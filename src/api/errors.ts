@@ -53,8 +53,15 @@ export class HttpStatusError extends ApiError {
 
 export class InvalidReplyError extends ApiError {
   readonly kind = 'invalid-reply' as const;
-  constructor(operation: string, readonly problem: string, readonly excerpt: string) {
+  /**
+   * @param transient true when another attempt may well succeed (a reply cut off by a dropped
+   * connection); such errors are retried for reads.
+   */
+  constructor(operation: string, readonly problem: string, readonly excerpt: string, readonly transient = false) {
     super(operation, `${operation}: unexpected reply from the service (${problem})${excerpt ? `: ${excerpt}` : ''}`);
+  }
+  override get retryable(): boolean {
+    return this.transient;
   }
 }
 
@@ -75,7 +82,7 @@ export class NetworkError extends ApiError {
 export class TimeoutError extends ApiError {
   readonly kind = 'timeout' as const;
   constructor(operation: string, readonly timeoutMs: number) {
-    super(operation, `${operation}: no answer from the service within ${Math.round(timeoutMs / 1000)} s.`);
+    super(operation, `${operation}: no answer from the service within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}.`);
   }
 }
 

@@ -1,0 +1,311 @@
+// The sites-and-revisions service client (see /work/shared/spec/site-revision-api.md).
+//
+// Every request is a POST with a form body carrying login=1, email, password and the operation's
+// fields; operation parameters that the spec shows in the query string go there, percent-encoded.
+// Reads retry on 429/502/503/504 and dropped connections; writes never retry. Nothing this
+// client returns, throws or logs contains the password or the API key.
+
+import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransportError, NetworkError, type ApiErrorKind } from './errors';
+import { buildServiceUrl, HttpTransport, isLoopbackHost, normalizeBaseUrl, type Exchange } from './http';
+import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, type CallOptions, type Credentials, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
+import { excerpt, makeRedactor, parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites, type Redactor } from './validate';
+
+export interface ClientOptions {
+  /** {base_url}, e.g. https://host, https://host/app or http://127.0.0.1:8787. */
+  baseUrl: string;
+  /** Read on every call (SecretStorage behind it). undefined = signed out → AuthError, no request. */
+  credentials: () => Credentials | undefined | Promise<Credentials | undefined>;
+  /** Per attempt, default 30 000. */
+  timeoutMs?: number;
+  /** Retries of reads, default 3. Writes never retry. */
+  retries?: number;
+  /** Backoff base, default 250 ms (doubles per attempt, with jitter). */
+  retryBaseDelayMs?: number;
+  /** Default 64 MiB; larger replies fail with InvalidReplyError "reply too large". */
+  maxResponseBytes?: number;
+  /** Extra PEM CA certificate(s) trusted besides the default ones. */
+  ca?: string;
+  /** Default true. */
+  rejectUnauthorized?: boolean;
+  /** An undici Dispatcher used instead of the client's own Agent (e.g. a ProxyAgent). Not closed by dispose(). */
+  dispatcher?: unknown;
+  /** One event per attempt, for the log. */
+  onEvent?: (e: RequestEvent) => void;
+}
+
+/** One attempt of one request, for the log. Never carries credentials or request bodies. */
+export interface RequestEvent {
+  /** e.g. "Get Sites". */
+  operation: string;
+  method: 'POST';
+  /** origin + path + query (the query holds only site / file / revision ids). */
+  url: string;
+  /** 1 for the first try; 0 when the call was refused before any request (signed out, insecure URL, already cancelled). */
+  attempt: number;
+  /** HTTP status, when headers arrived. */
+  status?: number;
+  /** Duration of this attempt in milliseconds. */
+  ms: number;
+  /** ok; retry (failed, another attempt follows after retryInMs); error (the call fails). */
+  outcome: 'ok' | 'retry' | 'error';
+  errorKind?: ApiErrorKind;
+  /** The error's message (already free of secrets). */
+  error?: string;
+  retryInMs?: number;
+}
+
+/** Display names of the operations (used in messages and events). */
+export const OPERATIONS = {
+  getSites: 'Get Sites',
+  saveSite: 'Save Site',
+  deleteSite: 'Delete Site',
+  getRevisionFiles: 'Get Revision Files',
+  getRevisions: 'Get Revisions',
+  getRevision: 'Get Revision',
+} as const;
+
+/** Longest wait a Retry-After header can impose between two attempts. */
+export const MAX_RETRY_AFTER_MS = 30_000;
+
+interface RequestSpec {
+  operation: string;
+  path: string;
+  query: [string, string][];
+  form: [string, string][];
+  /** Reads may be retried; writes never are. */
+  read: boolean;
+}
+
+export class SiteRevisionClient {
+  /** The normalised base URL (no credentials, query or fragment). */
+  readonly baseUrl: string;
+  private readonly base: URL;
+  private readonly transport: HttpTransport;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly retryBaseDelayMs: number;
+
+  constructor(private readonly opts: ClientOptions) {
+    this.base = normalizeBaseUrl(opts.baseUrl);
+    this.baseUrl = buildServiceUrl(this.base, '', []);
+    this.timeoutMs = positive('timeoutMs', opts.timeoutMs, 30_000);
+    this.retries = Math.floor(nonNegative('retries', opts.retries, 3));
+    this.retryBaseDelayMs = nonNegative('retryBaseDelayMs', opts.retryBaseDelayMs, 250);
+    this.transport = new HttpTransport({
+      maxResponseBytes: positive('maxResponseBytes', opts.maxResponseBytes, 64 * 1024 * 1024),
+      ca: opts.ca,
+      rejectUnauthorized: opts.rejectUnauthorized ?? true,
+      dispatcher: opts.dispatcher,
+    });
+  }
+
+  /** Get Sites. */
+  getSites(o?: CallOptions): Promise<Site[]> {
+    const op = OPERATIONS.getSites;
+    return this.call({ operation: op, path: '/api/sites', query: [], form: [], read: true }, o, (j, r) => toSites(op, j, r));
+  }
+
+  /** Save Site with new=1. On success the reply's `site` is the new id ('' if the service sent none). */
+  async createSite(fields: SiteFields, o?: CallOptions): Promise<SaveSiteResult> {
+    const op = OPERATIONS.saveSite;
+    const form: [string, string][] = [['new', '1'], ...siteForm(fields)];
+    return this.call({ operation: op, path: '/api/sites', query: [['cmd', 'save']], form, read: false }, o, (j, r) => toSaveResult(op, j, '', r));
+  }
+
+  /** Save Site with site=<id>. Fields left undefined are not sent (the service keeps them). */
+  async updateSite(siteId: string, fields: SiteFields, o?: CallOptions): Promise<SaveSiteResult> {
+    const op = OPERATIONS.saveSite;
+    const id = requireText('siteId', siteId);
+    const form: [string, string][] = [['site', id], ...siteForm(fields)];
+    return this.call({ operation: op, path: '/api/sites', query: [['cmd', 'save']], form, read: false }, o, (j, r) => toSaveResult(op, j, id, r));
+  }
+
+  /** Delete Site (the site id goes in the form body, like the spec's sample). */
+  async deleteSite(siteId: string, o?: CallOptions): Promise<void> {
+    const op = OPERATIONS.deleteSite;
+    const id = requireText('siteId', siteId);
+    await this.call({ operation: op, path: '/api/sites', query: [['cmd', 'delete']], form: [['site', id]], read: false }, o, () => undefined);
+  }
+
+  /** Get Revision Files: paths with stored revisions, in the service's order. */
+  async getRevisionFiles(siteId: string, o?: CallOptions): Promise<string[]> {
+    const op = OPERATIONS.getRevisionFiles;
+    const id = requireText('siteId', siteId);
+    return this.call({ operation: op, path: '/api/revisions', query: [['site', id]], form: [['site', id]], read: true }, o, (j, r) => toFiles(op, j, r));
+  }
+
+  /**
+   * Get Revisions of one file, in the service's order. Asks with no_content=1 unless `withContent`;
+   * content the service sends anyway is kept.
+   */
+  async getRevisions(siteId: string, file: string, o?: CallOptions & { withContent?: boolean }): Promise<RevisionSummary[]> {
+    const op = OPERATIONS.getRevisions;
+    const id = requireText('siteId', siteId);
+    const path = requireText('file', file);
+    const query: [string, string][] = [['site', id], ['file', path], ['no_content', o?.withContent ? '0' : '1']];
+    return this.call({ operation: op, path: '/api/revisions', query, form: [], read: true }, o, (j, r) => toRevisions(op, j, r));
+  }
+
+  /** Get Revision. */
+  async getRevision(siteId: string, revisionId: string, o?: CallOptions): Promise<Revision> {
+    const op = OPERATIONS.getRevision;
+    const id = requireText('siteId', siteId);
+    const rev = requireText('revisionId', revisionId);
+    return this.call({ operation: op, path: '/api/revisions', query: [['site', id], ['revision', rev]], form: [], read: true }, o, (j, r) => toRevision(op, j, r));
+  }
+
+  /** Closes the client's Agent (not a dispatcher given in the options). A later call opens a new one. */
+  dispose(): Promise<void> {
+    return this.transport.close();
+  }
+
+  private async call<T>(spec: RequestSpec, o: CallOptions | undefined, parse: (json: Record<string, unknown>, redact: Redactor) => T): Promise<T> {
+    const { operation } = spec;
+    const signal = o?.signal;
+    const timeoutMs = positive('timeoutMs', o?.timeoutMs, this.timeoutMs);
+    const url = buildServiceUrl(this.base, spec.path, spec.query);
+
+    // Refusals before any request is sent are logged as attempt 0.
+    const refuse = (err: ApiError): never => {
+      this.emit({ operation, method: 'POST', url, attempt: 0, ms: 0, outcome: 'error', errorKind: err.kind, error: err.message });
+      throw err;
+    };
+    if (signal?.aborted) refuse(new CancelledError(operation));
+    // Before anything else (even reading the credentials): no connection is made.
+    if (this.base.protocol === 'http:' && !isLoopbackHost(this.base.hostname)) {
+      refuse(new InsecureTransportError(operation, this.base.origin));
+    }
+    let creds: Credentials | undefined;
+    try {
+      creds = await this.opts.credentials();
+    } catch {
+      return refuse(new AuthError(operation, 'the stored credentials could not be read'));
+    }
+    if (!creds || !creds.email) return refuse(new AuthError(operation, 'not signed in'));
+    const apiKey = creds.apiKey?.trim() || undefined;
+    const redact = makeRedactor([creds.password, creds.apiKey, apiKey]);
+    if (apiKey && /[^\x21-\x7e]/.test(apiKey)) refuse(new AuthError(operation, 'the API key contains characters that cannot be sent'));
+    if (signal?.aborted) refuse(new CancelledError(operation));
+
+    const body = new URLSearchParams([['login', '1'], ['email', creds.email], ['password', creds.password ?? ''], ...spec.form]).toString();
+    const maxAttempts = spec.read ? 1 + this.retries : 1;
+
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      const x: Exchange = { operation, url, body, apiKey, signal, timeoutMs, redact };
+      try {
+        const reply = await this.transport.send(x);
+        const value = parse(parseEnvelope(operation, reply.body, reply.contentType, redact), redact);
+        this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'ok' });
+        return value;
+      } catch (e) {
+        const err = scrub(toApiError(e, operation, redact), redact);
+        if (attempt < maxAttempts && err.retryable && !signal?.aborted) {
+          const delay = this.retryDelay(attempt, err);
+          this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'retry', errorKind: err.kind, error: err.message, retryInMs: delay });
+          await sleep(delay, signal, operation);
+          continue;
+        }
+        this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'error', errorKind: err.kind, error: err.message });
+        throw err;
+      }
+    }
+  }
+
+  /** Exponential backoff with jitter; a Retry-After header (capped at 30 s) takes precedence. */
+  private retryDelay(attempt: number, err: ApiError): number {
+    if (err instanceof HttpStatusError && err.retryAfterMs !== undefined) return Math.min(err.retryAfterMs, MAX_RETRY_AFTER_MS);
+    const exp = this.retryBaseDelayMs * 2 ** (attempt - 1);
+    return Math.min(Math.round(exp / 2 + (Math.random() * exp) / 2), MAX_RETRY_AFTER_MS);
+  }
+
+  private emit(e: RequestEvent): void {
+    try {
+      this.opts.onEvent?.(e);
+    } catch {
+      // a failing logger must not break requests
+    }
+  }
+}
+
+/** The form fields of Save Site: only defined fields; integers as decimal strings. */
+export function siteForm(fields: SiteFields): [string, string][] {
+  if (!fields || typeof fields !== 'object') throw new TypeError('Save Site needs the site fields.');
+  const ints: ReadonlySet<string> = new Set(SAVE_SITE_INT_FIELDS);
+  const out: [string, string][] = [];
+  const record = fields as Record<string, unknown>;
+  for (const f of SAVE_SITE_FIELDS) {
+    const v = record[f];
+    if (v === undefined || v === null) continue;
+    if (ints.has(f)) {
+      if (typeof v === 'number' && Number.isSafeInteger(v)) out.push([f, String(v)]);
+      else if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) out.push([f, String(Number(v.trim()))]);
+      else if (typeof v === 'boolean') out.push([f, v ? '1' : '0']);
+      else throw new TypeError(`Save Site: ${f} must be a whole number.`);
+    } else if (typeof v === 'string') {
+      out.push([f, v]);
+    } else if (typeof v === 'number' || typeof v === 'boolean') {
+      out.push([f, String(v)]);
+    } else {
+      throw new TypeError(`Save Site: ${f} must be text.`);
+    }
+  }
+  return out;
+}
+
+function requireText(name: string, v: unknown): string {
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v !== 'string' || v === '') throw new TypeError(`${name} must be a non-empty string.`);
+  return v;
+}
+
+function positive(name: string, v: number | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) throw new TypeError(`${name} must be a positive number.`);
+  return v;
+}
+
+function nonNegative(name: string, v: number | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v)) throw new TypeError(`${name} must be zero or more.`);
+  return v;
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}
+
+function toApiError(e: unknown, operation: string, redact: Redactor): ApiError {
+  if (e instanceof ApiError) return e;
+  const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return new NetworkError(operation, undefined, `unexpected failure: ${excerpt(msg, redact)}`, e);
+}
+
+/** Last line of defence: no secret in an error's message, whatever produced it. */
+function scrub(err: ApiError, redact: Redactor): ApiError {
+  const clean = redact(err.message);
+  if (clean !== err.message) err.message = clean;
+  for (const key of ['serviceMessage', 'excerpt', 'location'] as const) {
+    const v = (err as unknown as Record<string, unknown>)[key];
+    if (typeof v === 'string') {
+      const c = redact(v);
+      if (c !== v) Object.defineProperty(err, key, { value: c });
+    }
+  }
+  return err;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined, operation: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new CancelledError(operation));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CancelledError(operation));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

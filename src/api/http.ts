@@ -1,0 +1,379 @@
+// HTTP transport of the service client: one POST exchange, mapped to typed errors.
+//
+// - undici is loaded lazily (`await import('undici')`) on the first request, never when this
+//   module is imported, so activating the extension does not pay for it.
+// - One undici Agent per client (keep-alive, one pool per origin); closed by close().
+// - Redirects are never followed (undici's `request` does not follow them and we do not ask it
+//   to): every 3xx becomes a RedirectError, same origin or not. Following one would re-send the
+//   form body, which carries the password, to wherever the Location points.
+// - Nothing this module produces (errors, messages) contains the form body, the Authorization
+//   header or a URL's userinfo: callers pass a Redactor for the remaining cases (echoed secrets).
+
+import * as tls from 'node:tls';
+import type { Dispatcher } from 'undici';
+import { ApiError, AuthError, CancelledError, HttpStatusError, InvalidReplyError, NetworkError, RedirectError, TimeoutError } from './errors';
+import { excerpt, parseRetryAfter, type Redactor } from './validate';
+
+type Undici = typeof import('undici');
+
+let undiciLoading: Promise<Undici> | undefined;
+
+/** Loads undici once, on first use. */
+export function loadUndici(): Promise<Undici> {
+  if (!undiciLoading) {
+    const loading = import('undici').then((m) => {
+      // Native ESM import of a CommonJS package: named exports, with module.exports as `default`.
+      const mod = m as Undici & { default?: Undici };
+      return typeof mod.request === 'function' ? mod : (mod.default as Undici);
+    });
+    undiciLoading = loading;
+    loading.catch(() => {
+      if (undiciLoading === loading) undiciLoading = undefined;
+    });
+  }
+  return undiciLoading;
+}
+
+/**
+ * Checks and normalises the service's base URL: http(s) only; userinfo, query and fragment are
+ * dropped; a path prefix is kept without its trailing slash. Throws TypeError when unusable
+ * (the message never repeats the URL, which might carry a password in its userinfo).
+ */
+export function normalizeBaseUrl(raw: string): URL {
+  let u: URL;
+  try {
+    u = new URL(String(raw).trim());
+  } catch {
+    throw new TypeError('The service URL is not a valid URL (expected e.g. https://example.com).');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new TypeError(`The service URL must start with https:// (or http:// for this machine), not ${u.protocol}//.`);
+  }
+  u.username = '';
+  u.password = '';
+  u.search = '';
+  u.hash = '';
+  return u;
+}
+
+/** True for localhost, 127.0.0.0/8 and ::1 (the hosts to which plain http may carry credentials). */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)) return true;
+  if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  // IPv4-mapped loopback as normalised by URL: ::ffff:7f00:1 … ::ffff:7fff:ffff
+  return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
+}
+
+/** origin + path prefix + path + query, every query value percent-encoded. */
+export function buildServiceUrl(base: URL, path: string, query: readonly (readonly [string, string])[]): string {
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return `${base.origin}${prefix}${path}${qs ? `?${qs}` : ''}`;
+}
+
+export interface TransportOptions {
+  maxResponseBytes: number;
+  ca?: string;
+  rejectUnauthorized: boolean;
+  dispatcher?: unknown;
+}
+
+/** One attempt of one request. `status` is filled in as soon as the headers arrive (for the log). */
+export interface Exchange {
+  operation: string;
+  url: string;
+  /** application/x-www-form-urlencoded body (holds the credentials: never logged). */
+  body: string;
+  apiKey?: string;
+  signal?: AbortSignal;
+  timeoutMs: number;
+  redact: Redactor;
+  status?: number;
+}
+
+export interface Reply {
+  status: number;
+  body: string;
+  contentType?: string;
+}
+
+/** How much of a non-2xx body is read for the error message. */
+const ERROR_BODY_BYTES = 16 * 1024;
+
+/** Errors that, while reading a 2xx body, mean the connection dropped and the reply is incomplete. */
+const CUT_OFF_CODES = /^(UND_ERR_SOCKET|ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_RES_CONTENT_LENGTH_MISMATCH|HPE_.*)$/;
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+export class HttpTransport {
+  private agent: Dispatcher | undefined;
+
+  constructor(private readonly opts: TransportOptions) {}
+
+  /** Sends one POST and returns the 2xx body, or throws an ApiError. */
+  async send(x: Exchange): Promise<Reply> {
+    const { operation } = x;
+    if (x.signal?.aborted) throw new CancelledError(operation);
+    let undici: Undici;
+    try {
+      undici = await loadUndici();
+    } catch (e) {
+      throw new NetworkError(operation, 'ENOUNDICI', 'the HTTP library could not be loaded; reinstall the extension', e);
+    }
+    if (x.signal?.aborted) throw new CancelledError(operation);
+
+    const ctrl = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctrl.abort();
+    }, x.timeoutMs);
+    const onCallerAbort = () => ctrl.abort();
+    x.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const fail = (e: unknown): ApiError => {
+      if (x.signal?.aborted) return new CancelledError(operation);
+      if (timedOut) return new TimeoutError(operation, x.timeoutMs);
+      if (e instanceof ApiError) return e;
+      return networkError(operation, x.url, e, x.redact, x.timeoutMs);
+    };
+
+    try {
+      const headers: Record<string, string> = {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      };
+      if (x.apiKey) headers.authorization = `Bearer ${x.apiKey}`;
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await undici.request(x.url, {
+          method: 'POST',
+          headers,
+          body: x.body,
+          signal: ctrl.signal,
+          dispatcher: this.dispatcher(undici),
+          // Our own timer is the authority; these only make sure undici never waits longer.
+          headersTimeout: x.timeoutMs + 1000,
+          bodyTimeout: x.timeoutMs + 1000,
+        });
+      } catch (e) {
+        throw fail(e);
+      }
+      const status = res.statusCode;
+      x.status = status;
+      try {
+        return await this.handle(x, res);
+      } catch (e) {
+        res.body.destroy();
+        throw fail(e);
+      }
+    } finally {
+      clearTimeout(timer);
+      x.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  private async handle(x: Exchange, res: Dispatcher.ResponseData): Promise<Reply> {
+    const { operation, redact } = x;
+    const status = res.statusCode;
+    const contentType = header(res.headers['content-type']);
+
+    if (status >= 300 && status < 400) {
+      discard(res);
+      throw new RedirectError(operation, status, describeLocation(header(res.headers.location), x.url, redact));
+    }
+    if (status === 401) {
+      const text = await readBody(res, ERROR_BODY_BYTES, false).catch(() => '');
+      throw new AuthError(operation, serviceMessageOf(text, redact) ?? 'HTTP 401');
+    }
+    if (status < 200 || status >= 300) {
+      const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+      const text = await readBody(res, ERROR_BODY_BYTES, false).catch(() => '');
+      throw new HttpStatusError(operation, status, retryAfterMs, serviceMessageOf(text, redact) ?? excerpt(text, redact));
+    }
+
+    const declared = Number(header(res.headers['content-length']));
+    if (Number.isFinite(declared) && declared > this.opts.maxResponseBytes) {
+      discard(res);
+      throw tooLarge(operation, this.opts.maxResponseBytes);
+    }
+    const progress = { bytes: 0 };
+    let body: string | undefined;
+    try {
+      body = await readBody(res, this.opts.maxResponseBytes, true, progress);
+    } catch (e) {
+      // The connection dropped after the headers: the reply was cut off. Worth another try for reads.
+      const code = errorCode(e);
+      if (!x.signal?.aborted && code && CUT_OFF_CODES.test(code)) {
+        const of = Number.isFinite(declared) ? ` of ${declared}` : '';
+        throw new InvalidReplyError(operation, 'reply cut off', `received ${progress.bytes}${of} bytes before the connection closed (${code})`, true);
+      }
+      throw e;
+    }
+    if (body === undefined) throw tooLarge(operation, this.opts.maxResponseBytes);
+    return { status, body, contentType };
+  }
+
+  private dispatcher(undici: Undici): Dispatcher {
+    if (this.opts.dispatcher) return this.opts.dispatcher as Dispatcher;
+    if (!this.agent) {
+      const connect: Record<string, unknown> = { rejectUnauthorized: this.opts.rejectUnauthorized };
+      // `ca` replaces Node's trust store: keep the default CAs and add the extra ones.
+      if (this.opts.ca) connect.ca = [...defaultCertificates(), this.opts.ca];
+      this.agent = new undici.Agent({ connect, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+    }
+    return this.agent;
+  }
+
+  /** Closes the Agent (waits up to 2 s for requests in flight, then destroys it). A later request makes a new one. */
+  async close(): Promise<void> {
+    const agent = this.agent;
+    this.agent = undefined;
+    if (!agent) return;
+    let timer: NodeJS.Timeout | undefined;
+    const graceful = agent.close().then(() => true, () => false);
+    const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 2000)));
+    const closed = await Promise.race([graceful, late]);
+    clearTimeout(timer);
+    if (!closed) await agent.destroy().catch(() => undefined);
+  }
+}
+
+function defaultCertificates(): string[] {
+  const getCA = (tls as unknown as { getCACertificates?: (type: string) => string[] }).getCACertificates;
+  return typeof getCA === 'function' ? getCA('default') : [...tls.rootCertificates];
+}
+
+function header(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function discard(res: Dispatcher.ResponseData): void {
+  res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+}
+
+function tooLarge(operation: string, limit: number): InvalidReplyError {
+  const size = limit >= 1024 * 1024 ? `${Math.round(limit / (1024 * 1024))} MiB` : limit >= 1024 ? `${Math.round(limit / 1024)} KiB` : `${limit} bytes`;
+  return new InvalidReplyError(operation, 'reply too large', `more than ${size}`);
+}
+
+/**
+ * Reads the body as UTF-8, at most `limit` bytes. Over the limit: `undefined` when `strict`
+ * (the caller reports "too large"), else the first `limit` bytes.
+ */
+async function readBody(res: Dispatcher.ResponseData, limit: number, strict: true, progress?: { bytes: number }): Promise<string | undefined>;
+async function readBody(res: Dispatcher.ResponseData, limit: number, strict: false): Promise<string>;
+async function readBody(res: Dispatcher.ResponseData, limit: number, strict: boolean, progress = { bytes: 0 }): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    const buf = chunk as Buffer;
+    if (size + buf.length > limit) {
+      res.body.destroy();
+      if (strict) return undefined;
+      chunks.push(buf.subarray(0, limit - size));
+      size = limit;
+      break;
+    }
+    chunks.push(buf);
+    size += buf.length;
+    progress.bytes = size;
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** The `error` of a `{success:false, error}` body, sanitised; undefined when the body is not that. */
+function serviceMessageOf(text: string, redact: Redactor): string | undefined {
+  try {
+    const json: unknown = JSON.parse(text);
+    if (json && typeof json === 'object' && !Array.isArray(json)) {
+      const msg = (json as Record<string, unknown>).error ?? (json as Record<string, unknown>).message;
+      if (typeof msg === 'string' && msg.trim()) return excerpt(msg, redact, 200, false);
+    }
+  } catch {
+    // not JSON
+  }
+  return undefined;
+}
+
+/** origin + path of a redirect target (never its query or fragment, which may carry tokens). */
+function describeLocation(location: string | undefined, requestUrl: string, redact: Redactor): string {
+  if (!location) return '(no location given)';
+  try {
+    const u = new URL(location, requestUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return `a ${excerpt(u.protocol, redact, 20)} address`;
+    let pathname = u.pathname;
+    try {
+      pathname = decodeURIComponent(pathname);
+    } catch {
+      // keep it encoded
+    }
+    return excerpt(`${u.origin}${pathname}`, redact, 200, false);
+  } catch {
+    return '(an unreadable location)';
+  }
+}
+
+/** The most specific error code in an error, its cause chain or an AggregateError's errors. */
+export function errorCode(e: unknown, depth = 0): string | undefined {
+  if (!e || typeof e !== 'object' || depth > 4) return undefined;
+  const { code, cause, errors } = e as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string' && code) return code;
+  const fromCause = errorCode(cause, depth + 1);
+  if (fromCause) return fromCause;
+  if (Array.isArray(errors)) for (const inner of errors) {
+    const c = errorCode(inner, depth + 1);
+    if (c) return c;
+  }
+  return undefined;
+}
+
+const UNTRUSTED_CERT = /SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|CERT_UNTRUSTED|CERT_REJECTED|CERT_SIGNATURE_FAILURE|UNABLE_TO_DECRYPT_CERT|INVALID_CA|CERT_CHAIN_TOO_LONG|INVALID_PURPOSE/;
+
+/** A NetworkError with a message that says what happened and what to do next. */
+export function networkError(operation: string, url: string, e: unknown, redact: Redactor, timeoutMs: number): ApiError {
+  let code = errorCode(e);
+  // undici wraps a reset as UND_ERR_SOCKET; prefer the system code when it is there.
+  if (code === 'UND_ERR_SOCKET') {
+    const inner = errorCode((e as { cause?: unknown }).cause);
+    if (inner) code = inner;
+  }
+  if (code && TIMEOUT_CODES.has(code)) return new TimeoutError(operation, timeoutMs);
+  let origin = 'the service';
+  let host = 'the service';
+  try {
+    const u = new URL(url);
+    origin = u.origin;
+    host = u.hostname;
+  } catch {
+    // keep the generic names
+  }
+  const c = code ?? 'unknown';
+  let detail: string;
+  if (code === 'ECONNREFUSED') {
+    detail = `could not connect to ${origin} (ECONNREFUSED): check the service URL and that the service is running`;
+  } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL') {
+    detail = `the host ${host} was not found (${c}): check the service URL, your network and DNS`;
+  } else if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'ECONNABORTED') {
+    detail = `the connection to ${origin} was closed unexpectedly (${c}): try again; if it keeps happening check your network, proxy or firewall`;
+  } else if (code === 'ETIMEDOUT' || code === 'ENETUNREACH' || code === 'EHOSTUNREACH' || code === 'ENETDOWN' || code === 'EHOSTDOWN') {
+    detail = `${origin} cannot be reached (${c}): check your network, VPN or proxy`;
+  } else if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    detail = `the service's certificate is not valid at this date (${c}): check this computer's date and time, or ask the service's administrator to renew the certificate`;
+  } else if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
+    detail = `the service's certificate does not match ${host} (${c}): check the service URL`;
+  } else if (code && (UNTRUSTED_CERT.test(code) || /CERT/.test(code))) {
+    detail = `the service's certificate is not trusted (${c}): set siteRevisions.caFile to your CA, or check the date`;
+  } else if (code && (code === 'EPROTO' || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_'))) {
+    detail = `the secure connection to ${origin} failed (${c}): check that the URL's scheme (https or http) and port are right`;
+  } else if (code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_CLOSED') {
+    detail = `the request was stopped because the connection pool was closed (${c}); try again`;
+  } else if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'HPE_INVALID_CONSTANT' || (code?.startsWith('HPE_') ?? false)) {
+    detail = `the reply from ${origin} was malformed or cut off (${c}): try again; if it keeps happening check the service or a proxy in between`;
+  } else {
+    const msg = e instanceof Error ? excerpt(e.message, redact, 120) : '';
+    detail = `could not talk to ${origin} (${c})${msg ? `: ${msg}` : ''}`;
+  }
+  return new NetworkError(operation, code, redact(detail), e);
+}

@@ -1,0 +1,219 @@
+// Runtime validation of the service's replies into the typed model of ./types.ts.
+// Pure functions: no I/O, no vscode. Every problem becomes an InvalidReplyError whose message
+// names the offending field and carries a short, sanitised excerpt (never a secret).
+
+import { AuthError, InvalidReplyError, ServiceError } from './errors';
+import { SITE_SECRET_FIELDS, SITE_STRING_FIELDS, type Revision, type RevisionSummary, type SaveSiteResult, type Site } from './types';
+
+/** Removes secrets (the user's password / API key…) from a text that is about to be shown or logged. */
+export type Redactor = (text: string) => string;
+
+export const noRedaction: Redactor = (t) => t;
+
+/** Builds a redactor that hides every given secret, raw and in its URL-/form-/JSON-encoded forms. */
+export function makeRedactor(secrets: readonly (string | undefined)[]): Redactor {
+  const forms = new Set<string>();
+  for (const s of secrets) {
+    // Secrets of one character would mangle every message; anything longer is hidden.
+    if (!s || s.length < 2) continue;
+    forms.add(s);
+    forms.add(encodeURIComponent(s));
+    forms.add(new URLSearchParams({ s }).toString().slice(2));
+    forms.add(JSON.stringify(s).slice(1, -1));
+  }
+  const list = [...forms].filter((f) => f.length >= 2).sort((a, b) => b.length - a.length);
+  if (list.length === 0) return (t) => t;
+  return (text) => {
+    let out = text;
+    for (const f of list) out = out.split(f).join('***');
+    return out;
+  };
+}
+
+/** Hides values of secret-looking keys in JSON or form text (`"ftp_pass":"x"`, `password=x`). */
+const SECRET_KEY_VALUE =
+  /((?:"|\b)(?:ftp_pass|db_password|password|passwd|api_?key|apikey|token|secret|authorization)"?\s*[:=]\s*)("(?:[^"\\]|\\.)*"?|[^\s,&;}\]]*)/gi;
+
+/** At most `max` characters of `text`, control characters replaced, whitespace collapsed, secrets hidden. */
+export function excerpt(text: string, redact: Redactor = noRedaction, max = 120, hideKeyValues = true): string {
+  // Work on a bounded prefix: replies may be megabytes long.
+  let t = text.slice(0, max * 4);
+  t = t.replace(/^\uFEFF/, '');
+  if (hideKeyValues) t = t.replace(SECRET_KEY_VALUE, (_m, key: string) => `${key}***`);
+  t = redact(t);
+  t = t.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
+  if (t.length > max || text.length > max * 4) t = `${t.slice(0, max).trimEnd()}…`;
+  return t;
+}
+
+/**
+ * Whether a `{success:false, error}` message means "not signed in / bad credentials" rather than a
+ * failure of the operation itself.
+ */
+export const AUTH_MESSAGE =
+  /invalid (e-?mail|password|api[ _-]?key|login|credentials|token)|(wrong|incorrect|bad) (e-?mail|password|api[ _-]?key|credentials)|not (logged|signed) in|log ?in (failed|required)|sign ?in required|authentication (failed|required)|unauthori[sz]ed|api[ _-]?key (is )?required|session (has )?expired/i;
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return 'text';
+  return `a ${typeof value}`;
+}
+
+function valueExcerpt(value: unknown, redact: Redactor, secret = false): string {
+  if (secret) return '';
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = undefined;
+  }
+  return excerpt(json ?? String(value), redact, 60);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Parses a 2xx body and checks the envelope: a JSON object whose `success` is `true`.
+ * `success:false` becomes AuthError (credentials refused / signed out) or ServiceError.
+ */
+export function parseEnvelope(operation: string, body: string, contentType: string | undefined, redact: Redactor): Record<string, unknown> {
+  const text = body.replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw new InvalidReplyError(operation, 'empty reply', '');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const ct = contentType ? contentType.split(';')[0]!.trim().toLowerCase() : '';
+    const problem = ct && ct !== 'application/json' ? `not JSON but ${excerpt(ct, redact, 40)}` : 'not valid JSON, possibly cut off';
+    throw new InvalidReplyError(operation, problem, excerpt(text, redact));
+  }
+  if (!isObject(json)) throw new InvalidReplyError(operation, `expected a JSON object, got ${describeValue(json)}`, excerpt(text, redact));
+  if (!('success' in json)) throw new InvalidReplyError(operation, 'no "success" field', excerpt(text, redact));
+  if (json.success === true) return json;
+  if (json.success === false) {
+    const raw = json.error ?? json.message;
+    const message = typeof raw === 'string' && raw.trim() !== '' ? excerpt(raw, redact, 200, false) : 'no reason given';
+    if (AUTH_MESSAGE.test(message)) throw new AuthError(operation, message);
+    throw new ServiceError(operation, message);
+  }
+  throw new InvalidReplyError(operation, `"success" is ${describeValue(json.success)}, not true or false`, excerpt(text, redact));
+}
+
+function toSiteString(operation: string, path: string, value: unknown, redact: Redactor, secret: boolean): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  throw new InvalidReplyError(operation, `${path} is ${describeValue(value)}, expected text`, valueExcerpt(value, redact, secret));
+}
+
+function toShared(operation: string, path: string, value: unknown, redact: Redactor): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === '') return false;
+  if (value === true || value === 1) return true;
+  if (typeof value === 'string') {
+    const v = value.trim().toLowerCase();
+    if (v === '1' || v === 'true') return true;
+    if (v === '0' || v === 'false') return false;
+  }
+  throw new InvalidReplyError(operation, `${path} is ${describeValue(value)}, expected true or false`, valueExcerpt(value, redact));
+}
+
+function toId(operation: string, path: string, value: unknown, redact: Redactor): string {
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  throw new InvalidReplyError(operation, `${path} is ${value === '' ? 'empty' : describeValue(value)}, expected an id`, valueExcerpt(value, redact));
+}
+
+function listField(operation: string, json: Record<string, unknown>, field: string, redact: Redactor): unknown[] {
+  const list = json[field];
+  if (!Array.isArray(list)) {
+    throw new InvalidReplyError(operation, list === undefined ? `no "${field}" list` : `"${field}" is ${describeValue(list)}, expected a list`, valueExcerpt(list, redact));
+  }
+  return list;
+}
+
+const SECRET_SITE_FIELDS: ReadonlySet<string> = new Set(SITE_SECRET_FIELDS);
+
+/** Get Sites: `{sites: Site[]}`. Numbers become strings, null/missing becomes '', extra fields are dropped. */
+export function toSites(operation: string, json: Record<string, unknown>, redact: Redactor): Site[] {
+  const list = listField(operation, json, 'sites', redact);
+  return list.map((item, i) => {
+    const path = `sites[${i}]`;
+    // Never excerpt a whole site: it holds the site's passwords.
+    if (!isObject(item)) throw new InvalidReplyError(operation, `${path} is ${describeValue(item)}, expected an object`, '');
+    const site = {} as Site;
+    for (const f of SITE_STRING_FIELDS) {
+      site[f] = f === 'id' ? toId(operation, `${path}.id`, item.id, redact) : toSiteString(operation, `${path}.${f}`, item[f], redact, SECRET_SITE_FIELDS.has(f));
+    }
+    site.shared = toShared(operation, `${path}.shared`, item.shared, redact);
+    return site;
+  });
+}
+
+/** Get Revision Files: `{files: string[]}`. */
+export function toFiles(operation: string, json: Record<string, unknown>, redact: Redactor): string[] {
+  const list = listField(operation, json, 'files', redact);
+  return list.map((f, i) => {
+    if (typeof f !== 'string') throw new InvalidReplyError(operation, `files[${i}] is ${describeValue(f)}, expected a path`, valueExcerpt(f, redact));
+    return f;
+  });
+}
+
+/** Get Revisions: `{revisions: [{id, date, author, content?}]}`. Content is kept when present. */
+export function toRevisions(operation: string, json: Record<string, unknown>, redact: Redactor): RevisionSummary[] {
+  const list = listField(operation, json, 'revisions', redact);
+  return list.map((item, i) => {
+    const path = `revisions[${i}]`;
+    if (!isObject(item)) throw new InvalidReplyError(operation, `${path} is ${describeValue(item)}, expected an object`, '');
+    const id = toId(operation, `${path}.id`, item.id, redact);
+    if (typeof item.date !== 'string') {
+      throw new InvalidReplyError(operation, `${path}.date is ${describeValue(item.date)}, expected a date`, valueExcerpt(item.date, redact));
+    }
+    let author = '';
+    if (typeof item.author === 'string') author = item.author;
+    else if (typeof item.author === 'number') author = String(item.author);
+    else if (item.author !== undefined && item.author !== null) {
+      throw new InvalidReplyError(operation, `${path}.author is ${describeValue(item.author)}, expected text`, valueExcerpt(item.author, redact));
+    }
+    const rev: RevisionSummary = { id, date: item.date, author };
+    if (typeof item.content === 'string') rev.content = item.content;
+    else if (item.content !== undefined && item.content !== null) {
+      throw new InvalidReplyError(operation, `${path}.content is ${describeValue(item.content)}, expected text`, '');
+    }
+    return rev;
+  });
+}
+
+/** Get Revision: `{id, content}`. */
+export function toRevision(operation: string, json: Record<string, unknown>, redact: Redactor): Revision {
+  const id = toId(operation, 'id', json.id, redact);
+  if (typeof json.content !== 'string') {
+    throw new InvalidReplyError(operation, json.content === undefined ? 'no "content"' : `"content" is ${describeValue(json.content)}, expected text`, '');
+  }
+  return { id, content: json.content };
+}
+
+/** Save Site: `{site: <int or string>}`; when `site` is absent the fallback id is used ('' on create). */
+export function toSaveResult(operation: string, json: Record<string, unknown>, fallbackId: string, redact: Redactor): SaveSiteResult {
+  if (json.site === undefined || json.site === null) return { siteId: fallbackId };
+  return { siteId: toId(operation, 'site', json.site, redact) };
+}
+
+/**
+ * Parses a Retry-After header: delay-seconds or an HTTP date. Returns milliseconds from `now`
+ * (never negative), or undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!v) return undefined;
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  // An HTTP date names its weekday and month; anything else (e.g. "-3") is unreadable.
+  if (!/^[a-z]{3},? /i.test(v)) return undefined;
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) return undefined;
+  return Math.max(0, t - now);
+}

@@ -1,0 +1,644 @@
+// The service client against a tiny real loopback HTTP(S) server with canned replies: request
+// shape, reply validation, every error kind, redirects, TLS, limits, timeouts, cancellation.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  ApiError,
+  AuthError,
+  CancelledError,
+  HttpStatusError,
+  InsecureTransportError,
+  InvalidReplyError,
+  NetworkError,
+  RedirectError,
+  ServiceError,
+  SiteRevisionClient,
+  TimeoutError,
+  SITE_STRING_FIELDS,
+  type ClientOptions,
+  type Credentials,
+  type RequestEvent,
+} from '../../src/api';
+import { assertNoSecrets, EXPIRED_CERT, EXPIRED_KEY, rejectsWith, startRawServer, TEST_CERT, TEST_KEY, type RawResponse, type RawServer } from './helpers/rawServer';
+
+const PASSWORD = 'Pw-s3cret&=+ü';
+const API_KEY = 'sr_test_0123456789abcdef';
+const CREDS: Credentials = { email: 'user@example.com', password: PASSWORD };
+const KEY_CREDS: Credentials = { ...CREDS, apiKey: API_KEY };
+const SECRETS = [PASSWORD, API_KEY];
+
+const ok = (extra: Record<string, unknown> = {}): RawResponse => ({ body: { success: true, ...extra } });
+
+describe('SiteRevisionClient (raw HTTP server)', function () {
+  let server: RawServer;
+  const clients: SiteRevisionClient[] = [];
+  const events: RequestEvent[] = [];
+
+  function client(opts: Partial<ClientOptions> = {}, creds: Credentials | undefined = CREDS): SiteRevisionClient {
+    const c = new SiteRevisionClient({
+      baseUrl: server.url,
+      credentials: () => creds,
+      timeoutMs: 2000,
+      retries: 2,
+      retryBaseDelayMs: 5,
+      onEvent: (e) => events.push(e),
+      ...opts,
+    });
+    clients.push(c);
+    return c;
+  }
+
+  beforeEach(async () => {
+    events.length = 0;
+    server = await startRawServer(ok({ sites: [] }));
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.dispose()));
+    await server.close();
+    assertNoSecrets(events, SECRETS);
+  });
+
+  describe('request shape', () => {
+    it('Get Sites: POST /api/sites with a form body carrying login, email and password', async () => {
+      await client().getSites();
+      const [r] = server.requests;
+      assert.equal(r!.method, 'POST');
+      assert.equal(r!.url, '/api/sites');
+      assert.equal(r!.headers['content-type'], 'application/x-www-form-urlencoded');
+      assert.equal(r!.headers.authorization, undefined);
+      assert.deepEqual([...r!.form.entries()], [['login', '1'], ['email', CREDS.email], ['password', PASSWORD]]);
+    });
+
+    it('sends Authorization: Bearer only when an API key is set', async () => {
+      await client({}, KEY_CREDS).getSites();
+      await client({}, { ...CREDS, apiKey: '' }).getSites();
+      assert.equal(server.requests[0]!.headers.authorization, `Bearer ${API_KEY}`);
+      assert.equal(server.requests[1]!.headers.authorization, undefined);
+    });
+
+    it('puts each operation on its path and query, values percent-encoded, never credentials in the URL', async () => {
+      server.setHandler((req) => {
+        if (req.url.includes('revision=')) return ok({ id: '7', content: 'x' });
+        if (req.url.includes('file=')) return ok({ revisions: [] });
+        if (req.url.startsWith('/api/revisions')) return ok({ files: [] });
+        return ok({ site: 5 });
+      });
+      const c = client({}, KEY_CREDS);
+      const file = 'dir/a b&c=d?#%.txt';
+      await c.createSite({ name: 'n' });
+      await c.updateSite('5', { name: 'n' });
+      await c.deleteSite('5');
+      await c.getRevisionFiles('a&b');
+      await c.getRevisions('5', file);
+      await c.getRevisions('5', file, { withContent: true });
+      await c.getRevision('5', 'r/1');
+      const urls = server.requests.map((r) => r.url);
+      assert.deepEqual(urls, [
+        '/api/sites?cmd=save',
+        '/api/sites?cmd=save',
+        '/api/sites?cmd=delete',
+        '/api/revisions?site=a%26b',
+        `/api/revisions?site=5&file=${encodeURIComponent(file)}&no_content=1`,
+        `/api/revisions?site=5&file=${encodeURIComponent(file)}&no_content=0`,
+        '/api/revisions?site=5&revision=r%2F1',
+      ]);
+      assert.equal(new URL(urls[4]!, 'http://x').searchParams.get('file'), file);
+      assert.equal(server.requests[0]!.form.get('new'), '1');
+      assert.equal(server.requests[0]!.form.get('site'), null);
+      assert.equal(server.requests[1]!.form.get('site'), '5');
+      assert.equal(server.requests[1]!.form.get('new'), null);
+      assert.equal(server.requests[2]!.form.get('site'), '5');
+      assert.equal(server.requests[3]!.form.get('site'), 'a&b');
+      for (const r of server.requests) {
+        assert.equal(r.method, 'POST');
+        assert.equal(r.form.get('login'), '1');
+        assert.equal(r.form.get('password'), PASSWORD);
+        assert.ok(!r.url.includes('password') && !r.url.includes('email') && !r.url.includes(API_KEY));
+      }
+    });
+
+    it('keeps a path prefix of the base URL and drops userinfo, query and fragment', async () => {
+      const base = server.url.replace('http://', 'http://someone:pw-in-url@');
+      const c = client({ baseUrl: `${base}/app/?x=1#f` });
+      assert.equal(c.baseUrl, `${server.url}/app`);
+      await c.getSites();
+      assert.equal(server.requests[0]!.url, '/app/api/sites');
+      assert.equal(server.requests[0]!.headers.authorization, undefined);
+    });
+
+    it('rejects an unusable base URL at construction', () => {
+      assert.throws(() => new SiteRevisionClient({ baseUrl: 'not a url', credentials: () => CREDS }), TypeError);
+      assert.throws(() => new SiteRevisionClient({ baseUrl: 'ftp://host', credentials: () => CREDS }), TypeError);
+    });
+
+    it('Save Site sends only defined fields, integers as decimal strings', async () => {
+      server.setHandler(ok({ site: 12 }));
+      const c = client();
+      const r = await c.createSite({ name: 'Mine', server_type: 'SFTP', port: 2222, pasv: 0, ftp_pass: undefined, dir: '' });
+      assert.deepEqual(r, { siteId: '12' });
+      assert.deepEqual([...server.requests[0]!.form.entries()].slice(3), [
+        ['new', '1'],
+        ['name', 'Mine'],
+        ['server_type', 'SFTP'],
+        ['dir', ''],
+        ['port', '2222'],
+        ['pasv', '0'],
+      ]);
+      await rejectsWith(c.createSite({ name: 'x', port: 21.5 }), TypeError);
+      assert.equal(server.requests.length, 1);
+    });
+
+    it('reads the credentials on every call; no credentials → AuthError without a request', async () => {
+      let creds: Credentials | undefined = CREDS;
+      const c = client({ credentials: () => Promise.resolve(creds) });
+      await c.getSites();
+      creds = { email: 'other@example.com', password: 'other-pw' };
+      await c.getSites();
+      assert.equal(server.requests[1]!.form.get('email'), 'other@example.com');
+      creds = undefined;
+      const e = await rejectsWith(c.getSites(), AuthError);
+      assert.match(e.message, /not signed in/);
+      assert.equal(server.requests.length, 2);
+    });
+
+    it('reuses one keep-alive connection; dispose() closes it and a later call opens a new one', async () => {
+      const c = client();
+      for (let i = 0; i < 6; i++) await c.getSites();
+      // undici may open a second connection while the first is being released; never one per call.
+      const before = server.connections();
+      assert.ok(before <= 2, `${before} connections for 6 calls`);
+      await c.dispose();
+      await c.getSites();
+      assert.equal(server.connections(), before + 1);
+    });
+
+    it('reports one event per attempt, with origin, path and query only', async () => {
+      server.setHandler([{ status: 503 }, ok({ files: [] })]);
+      await client({}, KEY_CREDS).getRevisionFiles('9');
+      assert.equal(events.length, 2);
+      assert.deepEqual(
+        events.map((e) => [e.operation, e.method, e.url, e.attempt, e.status, e.outcome, e.errorKind]),
+        [
+          ['Get Revision Files', 'POST', `${server.url}/api/revisions?site=9`, 1, 503, 'retry', 'http'],
+          ['Get Revision Files', 'POST', `${server.url}/api/revisions?site=9`, 2, 200, 'ok', undefined],
+        ],
+      );
+      assert.ok(events.every((e) => typeof e.ms === 'number' && e.ms >= 0));
+      assert.equal(typeof events[0]!.retryInMs, 'number');
+    });
+
+    it('a throwing onEvent does not break the call', async () => {
+      const c = client({ onEvent: () => { throw new Error('logger broke'); } });
+      assert.deepEqual(await c.getSites(), []);
+    });
+  });
+
+  describe('reply validation', () => {
+    it('normalises every Site field: numbers, null, missing, booleans, shared variants; drops extras', async () => {
+      const full = Object.fromEntries(SITE_STRING_FIELDS.map((f) => [f, `v-${f}`]));
+      server.setHandler(ok({
+        sites: [
+          { ...full, id: 3, shared: true, extra: { nested: 1 } },
+          { id: '4', port: 21, pasv: 1, encryption: true, s3_public: false, user: null, shared: '1', timeout: 0 },
+          { id: 5, shared: 0 },
+          { id: 6, shared: 'false' },
+          { id: 7, shared: 'TRUE' },
+          { id: 8, shared: null },
+        ],
+      }));
+      const sites = await client().getSites();
+      assert.equal(sites.length, 6);
+      assert.deepEqual(sites[0], { ...full, id: '3', shared: true });
+      const s1 = sites[1]!;
+      assert.equal(s1.id, '4');
+      assert.equal(s1.port, '21');
+      assert.equal(s1.pasv, '1');
+      assert.equal(s1.encryption, '1');
+      assert.equal(s1.s3_public, '0');
+      assert.equal(s1.user, '');
+      assert.equal(s1.timeout, '0');
+      assert.equal(s1.name, '');
+      assert.equal(s1.shared, true);
+      assert.deepEqual(Object.keys(s1).sort(), [...SITE_STRING_FIELDS, 'shared'].sort());
+      assert.deepEqual(sites.slice(2).map((s) => s.shared), [false, false, true, false]);
+    });
+
+    it('rejects Site fields of the wrong type, naming the field, without showing a site password', async () => {
+      const c = client();
+      server.setHandler(ok({ sites: [{ id: 1 }, { id: 2, port: { n: 1 } }] }));
+      let e = await rejectsWith(c.getSites(), InvalidReplyError);
+      assert.match(e.message, /sites\[1\]\.port/);
+      server.setHandler(ok({ sites: [{ id: 1, ftp_pass: ['site-secret-1'] }] }));
+      e = await rejectsWith(c.getSites(), InvalidReplyError);
+      assert.match(e.message, /sites\[0\]\.ftp_pass/);
+      assert.ok(!e.message.includes('site-secret-1'));
+      for (const bad of [{}, { id: '' }, { id: null }, { id: true }]) {
+        server.setHandler(ok({ sites: [bad] }));
+        e = await rejectsWith(c.getSites(), InvalidReplyError);
+        assert.match(e.message, /sites\[0\]\.id/);
+      }
+      server.setHandler(ok({ sites: [{ id: 1, shared: 'maybe' }] }));
+      assert.match((await rejectsWith(c.getSites(), InvalidReplyError)).message, /sites\[0\]\.shared/);
+      server.setHandler(ok({ sites: ['x'] }));
+      assert.match((await rejectsWith(c.getSites(), InvalidReplyError)).message, /sites\[0\]/);
+      server.setHandler(ok({ sites: { 1: {} } }));
+      assert.match((await rejectsWith(c.getSites(), InvalidReplyError)).message, /"sites"/);
+      server.setHandler(ok());
+      assert.match((await rejectsWith(c.getSites(), InvalidReplyError)).message, /"sites"/);
+    });
+
+    it('validates files, revisions and a revision', async () => {
+      const c = client();
+      server.setHandler(ok({ files: ['b.txt', 'a/c.php'] }));
+      assert.deepEqual(await c.getRevisionFiles('1'), ['b.txt', 'a/c.php']);
+      server.setHandler(ok({ files: ['a', 3] }));
+      assert.match((await rejectsWith(c.getRevisionFiles('1'), InvalidReplyError)).message, /files\[1\]/);
+
+      server.setHandler(ok({
+        revisions: [
+          { id: 1, date: '2024-01-02 03:04:05', author: 'ann' },
+          { id: '2', date: '2024-01-03 00:00:00', content: 'kept even with no_content=1', author: null },
+          { id: '3', date: '2024-01-04 00:00:00', content: null, extra: 1 },
+        ],
+      }));
+      assert.deepEqual(await c.getRevisions('1', 'a'), [
+        { id: '1', date: '2024-01-02 03:04:05', author: 'ann' },
+        { id: '2', date: '2024-01-03 00:00:00', author: '', content: 'kept even with no_content=1' },
+        { id: '3', date: '2024-01-04 00:00:00', author: '' },
+      ]);
+      for (const [bad, field] of [
+        [{ date: 'd' }, 'revisions\\[0\\]\\.id'],
+        [{ id: 1 }, 'revisions\\[0\\]\\.date'],
+        [{ id: 1, date: 'd', content: 5 }, 'revisions\\[0\\]\\.content'],
+        [{ id: 1, date: 'd', author: {} }, 'revisions\\[0\\]\\.author'],
+      ] as const) {
+        server.setHandler(ok({ revisions: [bad] }));
+        assert.match((await rejectsWith(c.getRevisions('1', 'a'), InvalidReplyError)).message, new RegExp(field));
+      }
+
+      server.setHandler(ok({ id: 9, content: '' }));
+      assert.deepEqual(await c.getRevision('1', '9'), { id: '9', content: '' });
+      server.setHandler(ok({ id: '9' }));
+      assert.match((await rejectsWith(c.getRevision('1', '9'), InvalidReplyError)).message, /content/);
+    });
+
+    it('Save Site: site as int or string; absent → the given id on update, empty on create', async () => {
+      const c = client();
+      server.setHandler(ok({ site: 41 }));
+      assert.deepEqual(await c.createSite({ name: 'a' }), { siteId: '41' });
+      server.setHandler(ok({ site: '42' }));
+      assert.deepEqual(await c.updateSite('42', { name: 'a' }), { siteId: '42' });
+      server.setHandler(ok());
+      assert.deepEqual(await c.updateSite('43', { name: 'a' }), { siteId: '43' });
+      assert.deepEqual(await c.createSite({ name: 'a' }), { siteId: '' });
+      server.setHandler(ok({ site: { id: 1 } }));
+      await rejectsWith(c.createSite({ name: 'a' }), InvalidReplyError);
+      server.setHandler(ok({ site: 44 }));
+      assert.equal(await c.deleteSite('44'), undefined);
+    });
+
+    it('not JSON, empty, cut off, wrong shape, missing or odd success → InvalidReplyError with a short clean excerpt', async () => {
+      const c = client();
+      const html = `<html>\n<head><title>Bad\tGateway</title></head>\u0000<body>${'x'.repeat(500)}</body></html>`;
+      const cases: [RawResponse, RegExp][] = [
+        [{ body: html, headers: { 'content-type': 'text/html' } }, /not JSON but text\/html/],
+        [{ body: '' }, /empty reply/],
+        [{ body: '   \n' }, /empty reply/],
+        [{ body: '{"success": true, "sites": [{"id": 1' }, /not valid JSON/],
+        [{ body: '[1,2]' }, /expected a JSON object/],
+        [{ body: '"ok"' }, /expected a JSON object/],
+        [{ body: { sites: [] } }, /no "success"/],
+        [{ body: { success: 'yes', sites: [] } }, /"success" is text/],
+        [{ body: { success: 1, sites: [] } }, /"success" is a number/],
+      ];
+      for (const [reply, re] of cases) {
+        server.setHandler(reply);
+        const e = await rejectsWith(c.getSites(), InvalidReplyError);
+        assert.match(e.message, re);
+        assert.ok(e.excerpt.length <= 121, `excerpt too long: ${e.excerpt.length}`);
+        assert.ok(!/[\u0000-\u001f]/.test(e.message), 'control character in message');
+      }
+      server.setHandler({ body: html, headers: { 'content-type': 'text/html' } });
+      const e = await rejectsWith(c.getSites(), InvalidReplyError);
+      assert.ok(e.excerpt.startsWith('<html> <head><title>Bad Gateway</title></head> <body>'), e.excerpt);
+    });
+  });
+
+  describe('errors', () => {
+    it('success:false → ServiceError with the message; auth-like messages → AuthError', async () => {
+      const c = client();
+      server.setHandler({ body: { success: false, error: 'Site not found' } });
+      const se = await rejectsWith(c.getRevisionFiles('1'), ServiceError);
+      assert.equal(se.serviceMessage, 'Site not found');
+      assert.match(se.message, /Get Revision Files: the service said: Site not found/);
+      for (const msg of ['Invalid email or password', 'Not logged in', 'Login failed', 'login required', 'Unauthorized', 'API key required', 'invalid API key']) {
+        server.setHandler({ body: { success: false, error: msg } });
+        const e = await rejectsWith(c.getSites(), AuthError);
+        assert.equal(e.serviceMessage, msg);
+      }
+      server.setHandler({ body: { success: false } });
+      assert.match((await rejectsWith(c.getSites(), ServiceError)).message, /no reason given/);
+      assert.equal(server.requests.length, 9, 'success:false is never retried');
+    });
+
+    it('HTTP 401 (any body) → AuthError', async () => {
+      const c = client();
+      server.setHandler({ status: 401, body: 'nope', headers: { 'content-type': 'text/plain' } });
+      await rejectsWith(c.getSites(), AuthError);
+      server.setHandler({ status: 401, body: { success: false, error: 'Invalid API key' } });
+      assert.equal((await rejectsWith(c.getSites(), AuthError)).serviceMessage, 'Invalid API key');
+      assert.equal(server.requests.length, 2);
+    });
+
+    it('other non-2xx → HttpStatusError with status, excerpt and Retry-After (seconds or HTTP date)', async () => {
+      const c = client({ retries: 0 });
+      server.setHandler({ status: 500, body: 'Internal <b>error</b>\n', headers: { 'content-type': 'text/html' } });
+      let e = await rejectsWith(c.getSites(), HttpStatusError);
+      assert.equal(e.status, 500);
+      assert.equal(e.retryable, false);
+      assert.equal(e.excerpt, 'Internal <b>error</b>');
+      server.setHandler({ status: 403, body: { success: false, error: 'Forbidden for this site' } });
+      e = await rejectsWith(c.getSites(), HttpStatusError);
+      assert.match(e.message, /HTTP 403: Forbidden for this site/);
+      server.setHandler({ status: 429, headers: { 'retry-after': '7' } });
+      e = await rejectsWith(c.getSites(), HttpStatusError);
+      assert.equal(e.retryAfterMs, 7000);
+      assert.equal(e.retryable, true);
+      server.setHandler({ status: 503, headers: { 'retry-after': new Date(Date.now() + 60_000).toUTCString() } });
+      e = await rejectsWith(c.getSites(), HttpStatusError);
+      assert.ok(e.retryAfterMs! > 55_000 && e.retryAfterMs! <= 60_000, String(e.retryAfterMs));
+      server.setHandler({ status: 204 });
+      await rejectsWith(c.getSites(), InvalidReplyError);
+    });
+
+    it('any 3xx → RedirectError showing origin and path only; nothing is followed', async () => {
+      const c = client();
+      server.setHandler({ status: 302, headers: { location: `https://elsewhere.example/login/${encodeURIComponent(PASSWORD)}?token=abc123&next=1#frag` } });
+      let e = await rejectsWith(c.getSites(), RedirectError);
+      assert.equal(e.status, 302);
+      assert.match(e.message, /HTTP 302\) to https:\/\/elsewhere\.example\/login\//);
+      assert.ok(!e.message.includes('token') && !e.message.includes('abc123') && !e.message.includes('frag'));
+      server.setHandler({ status: 307, headers: { location: '/api/sites?again=1' } });
+      e = await rejectsWith(c.getSites(), RedirectError);
+      assert.equal(e.location, `${server.url}/api/sites`);
+      server.setHandler({ status: 301 });
+      e = await rejectsWith(c.createSite({ name: 'x' }), RedirectError);
+      assert.match(e.message, /no location/);
+      assert.equal(server.requests.length, 3, 'no redirect was followed, none retried');
+    });
+
+    it('reply too large → InvalidReplyError "reply too large" (declared length and streamed)', async () => {
+      const c = client({ maxResponseBytes: 100_000 });
+      server.setHandler(ok({ sites: [], pad: 'x'.repeat(200_000) }));
+      let e = await rejectsWith(c.getSites(), InvalidReplyError);
+      assert.equal(e.problem, 'reply too large');
+      server.setHandler({ streamBytes: 5_000_000 });
+      e = await rejectsWith(c.getSites(), InvalidReplyError);
+      assert.equal(e.problem, 'reply too large');
+      assert.match(e.message, /more than 98 KiB/);
+      server.setHandler(ok({ sites: [] }));
+      assert.deepEqual(await c.getSites(), [], 'the client still works afterwards');
+    });
+
+    it('slow headers or a slow body → TimeoutError; a per-call timeout overrides the default', async () => {
+      const c = client({ timeoutMs: 150, retries: 0 });
+      server.setHandler({ ...ok({ sites: [] }), delayMs: 600 });
+      let t0 = Date.now();
+      const e = await rejectsWith(c.getSites(), TimeoutError);
+      assert.ok(Date.now() - t0 < 500);
+      assert.equal(e.timeoutMs, 150);
+      assert.match(e.message, /within 150 ms/);
+      server.setHandler({ ...ok({ sites: [] }), bodyDelayMs: 600 });
+      await rejectsWith(c.getSites(), TimeoutError);
+      server.setHandler({ ...ok({ sites: [] }), delayMs: 300 });
+      assert.deepEqual(await c.getSites({ timeoutMs: 2000 }), []);
+      t0 = Date.now();
+      await rejectsWith(c.getSites({ timeoutMs: 50 }), TimeoutError);
+      assert.ok(Date.now() - t0 < 250);
+    });
+
+    it('timeouts are not retried (each attempt has its own timeout)', async () => {
+      const c = client({ timeoutMs: 100, retries: 2 });
+      server.setHandler({ ...ok({ sites: [] }), delayMs: 400 });
+      await rejectsWith(c.getSites(), TimeoutError);
+      assert.equal(server.requests.length, 1);
+    });
+
+    it('abort mid-request → CancelledError (not TimeoutError), at once', async () => {
+      const c = client({ timeoutMs: 5000 });
+      server.setHandler({ ...ok({ sites: [] }), delayMs: 2000 });
+      const ac = new AbortController();
+      const t0 = Date.now();
+      setTimeout(() => ac.abort(), 50);
+      await rejectsWith(c.getSites({ signal: ac.signal }), CancelledError);
+      assert.ok(Date.now() - t0 < 500);
+      await rejectsWith(c.getSites({ signal: ac.signal }), CancelledError);
+      assert.equal(server.requests.length, 1, 'an already aborted signal sends nothing');
+    });
+
+    it('abort while reading the body or waiting to retry → CancelledError', async () => {
+      const c = client({ retries: 3, retryBaseDelayMs: 5000 });
+      server.setHandler({ ...ok({ sites: [] }), bodyDelayMs: 2000 });
+      let ac = new AbortController();
+      setTimeout(() => ac.abort(), 100);
+      await rejectsWith(c.getSites({ signal: ac.signal }), CancelledError);
+      server.setHandler({ status: 503 });
+      ac = new AbortController();
+      const t0 = Date.now();
+      setTimeout(() => ac.abort(), 100);
+      await rejectsWith(c.getSites({ signal: ac.signal }), CancelledError);
+      assert.ok(Date.now() - t0 < 1000);
+      assert.equal(server.requests.length, 2);
+    });
+
+    it('connection refused → NetworkError ECONNREFUSED with a next step', async () => {
+      const dead = await startRawServer({});
+      const url = dead.url;
+      await dead.close();
+      const e = await rejectsWith(client({ baseUrl: url, retries: 0 }).getSites(), NetworkError);
+      assert.equal(e.code, 'ECONNREFUSED');
+      assert.match(e.message, /could not connect to http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): check the service URL/);
+    });
+
+    it('connection dropped → NetworkError, retried for reads, not for writes', async () => {
+      server.setHandler({ destroy: true });
+      const c = client({ retries: 2 });
+      const e = await rejectsWith(c.getSites(), NetworkError);
+      assert.ok(e.retryable, `code ${e.code}`);
+      assert.match(e.message, /closed unexpectedly/);
+      assert.equal(server.requests.length, 3);
+      await rejectsWith(c.deleteSite('1'), NetworkError);
+      assert.equal(server.requests.length, 4);
+    });
+
+    it('reads retry on 429/502/503/504 then succeed; writes never retry', async () => {
+      const c = client({ retries: 3 });
+      server.setHandler([{ status: 429 }, { status: 502 }, { status: 504 }, ok({ sites: [] })]);
+      assert.deepEqual(await c.getSites(), []);
+      assert.equal(server.requests.length, 4);
+      server.setHandler({ status: 503 });
+      await rejectsWith(c.updateSite('1', { name: 'x' }), HttpStatusError);
+      assert.equal(server.requests.length, 5);
+      server.setHandler({ status: 500 });
+      await rejectsWith(c.getSites(), HttpStatusError);
+      assert.equal(server.requests.length, 6, '500 is not retried');
+    });
+
+    it('Retry-After is honoured between attempts', async () => {
+      const c = client({ retries: 1, retryBaseDelayMs: 1 });
+      server.setHandler([{ status: 503, headers: { 'retry-after': '1' } }, ok({ sites: [] })]);
+      const t0 = Date.now();
+      await c.getSites();
+      assert.ok(Date.now() - t0 >= 950, `waited only ${Date.now() - t0} ms`);
+      assert.equal(events[0]!.retryInMs, 1000);
+    });
+  });
+
+  describe('transport security', () => {
+    it('refuses credentials over plain http to a non-loopback host before connecting', async () => {
+      let dispatched = 0;
+      let credentialsRead = 0;
+      const spy = { dispatch: () => { dispatched++; return false; } };
+      for (const baseUrl of ['http://example.com', 'http://10.1.2.3:8787/app', 'http://[2001:db8::1]', 'http://localhost.example.com']) {
+        const c = client({ baseUrl, dispatcher: spy, credentials: () => { credentialsRead++; return CREDS; } });
+        const e = await rejectsWith(c.getSites(), InsecureTransportError);
+        assert.match(e.message, /refusing to send credentials over plain http/);
+        await rejectsWith(c.createSite({ name: 'x' }), InsecureTransportError);
+      }
+      assert.equal(dispatched, 0);
+      assert.equal(credentialsRead, 0);
+      assert.deepEqual(events[0], {
+        operation: 'Get Sites', method: 'POST', url: 'http://example.com/api/sites', attempt: 0, ms: 0, outcome: 'error',
+        errorKind: 'insecure', error: events[0]!.error,
+      });
+      assert.match(events[0]!.error!, /refusing to send credentials/);
+    });
+
+    it('refuses plain http to this machine\'s non-loopback address with zero connections', async function () {
+      const lan = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal);
+      if (!lan) this.skip();
+      const open = await startRawServer(ok({ sites: [] }), { host: '0.0.0.0' });
+      try {
+        await rejectsWith(client({ baseUrl: `http://${lan!.address}:${open.port}` }).getSites(), InsecureTransportError);
+        assert.equal(open.connections(), 0);
+      } finally {
+        await open.close();
+      }
+    });
+
+    it('allows plain http to localhost, 127.0.0.0/8 and ::1', async () => {
+      await client({ baseUrl: `http://localhost:${server.port}` }).getSites();
+      await client({ baseUrl: `http://127.0.0.1:${server.port}` }).getSites();
+      assert.equal(server.requests.length, 2);
+      const v6 = await startRawServer(ok({ sites: [] }), { host: '::1' }).catch(() => undefined);
+      if (v6) {
+        try {
+          await client({ baseUrl: v6.url }).getSites();
+          assert.equal(v6.requests.length, 1);
+        } finally {
+          await v6.close();
+        }
+      }
+    });
+
+    it('an untrusted certificate → NetworkError with the code and a next step; `ca` or rejectUnauthorized:false fixes it', async () => {
+      const tlsServer = await startRawServer(ok({ sites: [] }), { tls: { cert: TEST_CERT, key: TEST_KEY } });
+      try {
+        const e = await rejectsWith(client({ baseUrl: tlsServer.url }).getSites(), NetworkError);
+        assert.equal(e.code, 'DEPTH_ZERO_SELF_SIGNED_CERT');
+        assert.ok(e.isCertificateError);
+        assert.equal(e.retryable, false);
+        assert.match(e.message, /certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\): set siteRevisions\.caFile/);
+        assert.deepEqual(await client({ baseUrl: tlsServer.url, ca: TEST_CERT }).getSites(), []);
+        assert.deepEqual(await client({ baseUrl: tlsServer.url.replace('127.0.0.1', 'localhost'), ca: TEST_CERT }).getSites(), []);
+        assert.deepEqual(await client({ baseUrl: tlsServer.url, rejectUnauthorized: false }).getSites(), []);
+      } finally {
+        await tlsServer.close();
+      }
+    });
+
+    it('an expired certificate → NetworkError CERT_HAS_EXPIRED', async () => {
+      const tlsServer = await startRawServer(ok({ sites: [] }), { tls: { cert: EXPIRED_CERT, key: EXPIRED_KEY } });
+      try {
+        const e = await rejectsWith(client({ baseUrl: tlsServer.url, ca: EXPIRED_CERT }).getSites(), NetworkError);
+        assert.equal(e.code, 'CERT_HAS_EXPIRED');
+        assert.match(e.message, /check this computer's date/);
+      } finally {
+        await tlsServer.close();
+      }
+    });
+
+    it('an https URL to a plain http server → NetworkError about the TLS handshake', async () => {
+      const e = await rejectsWith(client({ baseUrl: server.url.replace('http:', 'https:'), retries: 0 }).getSites(), NetworkError);
+      assert.ok(e.code, 'has a code');
+    });
+  });
+
+  describe('secrets', () => {
+    it('no error of any kind, and no event, contains the password or the API key', async () => {
+      const errors: unknown[] = [];
+      const c = client({ retries: 0, timeoutMs: 200, maxResponseBytes: 10_000 }, KEY_CREDS);
+      // Replies that echo the request back, in every way an error could carry them.
+      const echo = (req: { body: string; headers: Record<string, unknown> }) => `${req.body} ${String(req.headers.authorization)} ${decodeURIComponent(req.body)}`;
+      const replies: ((req: { body: string; headers: Record<string, unknown> }) => RawResponse)[] = [
+        (r) => ({ status: 401, body: { success: false, error: echo(r) } }),
+        (r) => ({ body: { success: false, error: `Invalid password ${PASSWORD} for key ${API_KEY}` + echo(r) } }),
+        (r) => ({ body: { success: false, error: `cannot do it: ${echo(r)}` } }),
+        (r) => ({ status: 500, body: echo(r), headers: { 'content-type': 'text/plain' } }),
+        (r) => ({ status: 503, body: { success: false, error: echo(r) } }),
+        (r) => ({ body: `<html>${echo(r)}</html>`, headers: { 'content-type': 'text/html' } }),
+        (r) => ({ body: { success: true, sites: [{ id: { password: PASSWORD, key: API_KEY } }] }, headers: { 'x-echo': 'y' + r.body.length } }),
+        (r) => ({ body: { success: true, sites: [{ id: 1, name: [echo(r)] }] } }),
+        (r) => ({ body: { success: API_KEY + echo(r) } }),
+        (r) => ({ status: 302, headers: { location: `https://x.example/${encodeURIComponent(PASSWORD)}/${API_KEY}?p=${encodeURIComponent(echo(r))}` } }),
+        () => ({ body: { success: true, pad: 'x'.repeat(20_000) } }),
+        () => ({ destroy: true }),
+        () => ({ ...ok({ sites: [] }), delayMs: 400 }),
+      ];
+      for (const reply of replies) {
+        server.setHandler((req) => reply(req));
+        errors.push(await c.getSites().then(() => assert.fail('expected a failure'), (e: unknown) => e));
+      }
+      const ac = new AbortController();
+      server.setHandler({ ...ok({ sites: [] }), delayMs: 300 });
+      setTimeout(() => ac.abort(), 30);
+      errors.push(await c.getSites({ signal: ac.signal }).catch((e: unknown) => e));
+      errors.push(await client({ baseUrl: 'http://example.com' }, KEY_CREDS).getSites().catch((e: unknown) => e));
+      const dead = await startRawServer({});
+      await dead.close();
+      errors.push(await client({ baseUrl: dead.url, retries: 0 }, KEY_CREDS).getSites().catch((e: unknown) => e));
+
+      const kinds = new Set(errors.map((e) => (e as ApiError).kind));
+      assert.deepEqual([...kinds].sort(), ['auth', 'cancelled', 'http', 'insecure', 'invalid-reply', 'network', 'redirect', 'service', 'timeout']);
+      assert.ok(errors.every((e) => e instanceof ApiError));
+      assertNoSecrets(errors, SECRETS);
+      assertNoSecrets(events, SECRETS);
+      assertNoSecrets([JSON.stringify(events)], SECRETS);
+    });
+  });
+
+  describe('loading', () => {
+    it('undici is not loaded by importing the client module or constructing a client, only by the first request', () => {
+      const api = path.resolve(__dirname, '../../src/api/index.js');
+      const script = `
+        const http = require('node:http');
+        const api = require(${JSON.stringify(api)});
+        const loaded = () => Object.keys(require.cache).some((k) => /[\\\\/]node_modules[\\\\/]undici[\\\\/]/.test(k));
+        const c = new api.SiteRevisionClient({ baseUrl: 'http://127.0.0.1:1', credentials: () => ({ email: 'a@b.c', password: 'p' }) });
+        const before = loaded();
+        const srv = http.createServer((q, s) => { s.setHeader('content-type', 'application/json'); s.end('{"success":true,"sites":[]}'); });
+        srv.listen(0, '127.0.0.1', async () => {
+          const c2 = new api.SiteRevisionClient({ baseUrl: 'http://127.0.0.1:' + srv.address().port, credentials: () => ({ email: 'a@b.c', password: 'p' }) });
+          const sites = await c2.getSites();
+          const after = loaded();
+          await c2.dispose(); await c.dispose(); srv.close();
+          console.log(JSON.stringify({ before, after, sites }));
+        });`;
+      const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 15_000 });
+      assert.equal(r.status, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout.trim()), { before: false, after: true, sites: [] });
+    });
+  });
+});
