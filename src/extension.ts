@@ -1,7 +1,61 @@
+// Wires the features together. Activation makes no network call and does not load undici:
+// the first request does.
 import * as vscode from 'vscode';
+import { autoSignIn, registerAuthCommands } from './auth/commands';
+import { Session } from './auth/session';
+import { onDidChangeSettings } from './config';
+import { Log } from './log';
+import { editors, registerSiteCommands } from './sites/commands';
+import { SitesModel } from './sites/sitesModel';
+import { SitesTreeProvider } from './sites/sitesTree';
+import { createSitesView } from './sites/sitesView';
+import { Notifier } from './ui/notify';
+import { registerRevisions, type RevisionsApi } from './revisions';
 
-export function activate(context: vscode.ExtensionContext): void {
-  void context;
+/** Handles for the integration tests; not a public API. */
+export interface ExtensionApi {
+  context: vscode.ExtensionContext;
+  session: Session;
+  model: SitesModel;
+  tree: SitesTreeProvider;
+  view: vscode.TreeView<unknown>;
+  log: Log;
+  editors: typeof editors;
+  revisions: RevisionsApi;
+  ready: Promise<void>;
+}
+
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
+  const log = new Log();
+  const session = new Session(context, log);
+  const model = new SitesModel(session);
+  const tree = new SitesTreeProvider(model);
+  const { view, disposables: viewDisposables } = createSitesView(model, tree);
+  const notifier = new Notifier(log);
+
+  context.subscriptions.push(
+    log,
+    session,
+    model,
+    tree,
+    ...viewDisposables,
+    ...registerAuthCommands(session, log),
+    ...registerSiteCommands({ extensionUri: context.extensionUri, session, model, notifier }),
+    vscode.commands.registerCommand('siteRevisions.showLog', () => log.show()),
+    session.onDidChange((s) => {
+      if (s !== 'expired') model.clear();
+    }),
+    onDidChangeSettings((e) => {
+      if (e.affectsConfiguration('siteRevisions.requestTimeoutSeconds') || e.affectsConfiguration('siteRevisions.caFile')) session.reconfigure();
+      if (e.affectsConfiguration('siteRevisions.revisions')) tree.changed();
+    }),
+  );
+
+  const revisions = registerRevisions({ context, session, model, tree, log, notifier });
+
+  // Secrets are read asynchronously; the view shows its welcome content until then.
+  const ready = session.restore().then(() => autoSignIn(session, log));
+  return { context, session, model, tree, view, log, editors, revisions, ready };
 }
 
 export function deactivate(): void {}

@@ -1,0 +1,119 @@
+// Sign in / sign out commands. Sign-in asks for the service URL, email, password and an optional
+// API key, verifies them with a real call, and only then stores them (secrets in SecretStorage).
+import * as vscode from 'vscode';
+import { readFileSync } from 'node:fs';
+import type { Credentials } from '../api/types';
+import { readSettings, setServiceUrl } from '../config';
+import type { Log } from '../log';
+import { describeError } from '../ui/notify';
+import { isLoopbackHost, normaliseServiceUrl, type Session } from './session';
+
+export interface SignInArgs {
+  serviceUrl: string;
+  email: string;
+  password: string;
+  apiKey?: string;
+}
+
+async function ask(opts: vscode.InputBoxOptions): Promise<string | undefined> {
+  return vscode.window.showInputBox({ ignoreFocusOut: true, ...opts });
+}
+
+/** Prompts for what is missing; keeps what the user typed when a step is retried. */
+async function promptCredentials(session: Session, prev?: Partial<SignInArgs>): Promise<SignInArgs | undefined> {
+  const serviceUrl = await ask({
+    title: 'Sign in to Site Revisions (1/4)',
+    prompt: 'Service URL',
+    placeHolder: 'https://example.com',
+    value: prev?.serviceUrl ?? (readSettings().serviceUrl || session.account?.serviceUrl || ''),
+    validateInput: (v) => {
+      const n = normaliseServiceUrl(v);
+      return 'error' in n ? n.error : undefined;
+    },
+  });
+  if (serviceUrl === undefined) return undefined;
+  const email = await ask({
+    title: 'Sign in to Site Revisions (2/4)',
+    prompt: 'Email address',
+    value: prev?.email ?? session.account?.email ?? '',
+    validateInput: (v) => (/^\S+@\S+$/.test(v.trim()) ? undefined : 'Enter the email address of your account'),
+  });
+  if (email === undefined) return undefined;
+  const password = await ask({
+    title: 'Sign in to Site Revisions (3/4)',
+    prompt: `Password for ${email.trim()}`,
+    password: true,
+    value: prev?.password ?? '',
+    validateInput: (v) => (v ? undefined : 'Enter your password'),
+  });
+  if (password === undefined) return undefined;
+  const apiKey = await ask({
+    title: 'Sign in to Site Revisions (4/4)',
+    prompt: 'API key (optional: leave empty if your service does not use one)',
+    password: true,
+    value: prev?.apiKey ?? '',
+  });
+  if (apiKey === undefined) return undefined;
+  return { serviceUrl, email: email.trim(), password, ...(apiKey.trim() ? { apiKey: apiKey.trim() } : {}) };
+}
+
+export async function signInWith(session: Session, args: SignInArgs): Promise<void> {
+  const creds: Credentials = { email: args.email, password: args.password, ...(args.apiKey ? { apiKey: args.apiKey } : {}) };
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Signing in to Site Revisions…', cancellable: true },
+    (_p, token) => session.signIn(args.serviceUrl, creds, token),
+  );
+  const norm = normaliseServiceUrl(args.serviceUrl);
+  if ('url' in norm && readSettings().serviceUrl !== norm.url) await setServiceUrl(norm.url);
+}
+
+export function registerAuthCommands(session: Session, log: Log): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('siteRevisions.signIn', async (args?: SignInArgs) => {
+      if (args && typeof args === 'object' && typeof args.serviceUrl === 'string') {
+        // Programmatic sign-in (automation and tests): errors propagate to the caller.
+        await signInWith(session, args);
+        return true;
+      }
+      let prev: Partial<SignInArgs> | undefined;
+      for (;;) {
+        const input = await promptCredentials(session, prev);
+        if (!input) return false;
+        try {
+          await signInWith(session, input);
+          void vscode.window.showInformationMessage(`Signed in to Site Revisions as ${input.email}.`);
+          return true;
+        } catch (e) {
+          const d = describeError(e);
+          log.warn(`Sign-in failed: ${d.message}`);
+          prev = input;
+          const again = await vscode.window.showErrorMessage(`Sign-in failed: ${d.message}`, 'Try Again', 'Show Log');
+          if (again === 'Show Log') log.show();
+          if (again !== 'Try Again') return false;
+        }
+      }
+    }),
+    vscode.commands.registerCommand('siteRevisions.signOut', async () => {
+      await session.signOut();
+    }),
+  ];
+}
+
+/**
+ * Development convenience for `npm start` and the screenshot script: when the environment names a
+ * JSON file {serviceUrl,email,password} and the URL is on this machine, sign that demo account in.
+ */
+export async function autoSignIn(session: Session, log: Log): Promise<void> {
+  const file = process.env.SITE_REVISIONS_AUTOSIGNIN;
+  if (!file || session.state !== 'signedOut') return;
+  try {
+    const args = JSON.parse(readFileSync(file, 'utf8')) as SignInArgs;
+    if (!isLoopbackHost(new URL(args.serviceUrl).hostname)) {
+      log.warn('SITE_REVISIONS_AUTOSIGNIN ignored: it only signs in to a service on this machine.');
+      return;
+    }
+    await signInWith(session, args);
+  } catch (e) {
+    log.warn(`Automatic demo sign-in failed: ${describeError(e).message}`);
+  }
+}

@@ -1,0 +1,199 @@
+// The signed-in account: where the secrets live (SecretStorage only), the service client built
+// on them, and the one place that reacts to "signed out" (HTTP 401) replies.
+import * as vscode from 'vscode';
+import { SiteRevisionClient } from '../api/client';
+import { AuthError, isApiError } from '../api/errors';
+import type { Credentials } from '../api/types';
+import { readSettings } from '../config';
+import type { Log } from '../log';
+import { readCaFile } from '../net/tls';
+
+/** What is remembered outside SecretStorage: never a password or key. */
+export interface Account {
+  serviceUrl: string;
+  email: string;
+}
+
+export type SessionState = 'signedOut' | 'signedIn' | 'expired';
+
+const ACCOUNT_KEY = 'siteRevisions.account';
+
+export function secretKey(serviceUrl: string, email: string, what: 'password' | 'apiKey'): string {
+  return `siteRevisions:${new URL(serviceUrl).origin}:${email.toLowerCase()}:${what}`;
+}
+
+/** Validates and normalises a service URL typed by the user; returns an error message or the URL. */
+export function normaliseServiceUrl(input: string): { url: string } | { error: string } {
+  let u: URL;
+  try {
+    u = new URL(input.trim());
+  } catch {
+    return { error: 'Enter a full URL such as https://example.com' };
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return { error: 'The service URL must start with https://' };
+  if (u.username || u.password) return { error: 'Do not put credentials in the URL; you will be asked for them.' };
+  if (u.search || u.hash) return { error: 'The service URL must not have a query or fragment.' };
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
+    return { error: 'Plain http is only allowed to this machine (localhost); use https://' };
+  }
+  return { url: u.origin + u.pathname.replace(/\/+$/, '') };
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+export class Session implements vscode.Disposable {
+  private readonly _onDidChange = new vscode.EventEmitter<SessionState>();
+  readonly onDidChange = this._onDidChange.event;
+  private _state: SessionState = 'signedOut';
+  private _account: Account | undefined;
+  private credentials: Credentials | undefined;
+  private _client: SiteRevisionClient | undefined;
+  private reauthPrompt: Thenable<unknown> | undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: Log,
+  ) {}
+
+  get state(): SessionState {
+    return this._state;
+  }
+  get account(): Account | undefined {
+    return this._account;
+  }
+
+  /** Restores the remembered account when its secrets are still in SecretStorage. */
+  async restore(): Promise<void> {
+    const acc = this.context.globalState.get<Account>(ACCOUNT_KEY);
+    if (!acc) return this.setState('signedOut');
+    const password = await this.context.secrets.get(secretKey(acc.serviceUrl, acc.email, 'password'));
+    if (!password) return this.setState('signedOut');
+    const apiKey = await this.context.secrets.get(secretKey(acc.serviceUrl, acc.email, 'apiKey'));
+    this.use(acc, { email: acc.email, password, ...(apiKey ? { apiKey } : {}) });
+    this.setState('signedIn');
+  }
+
+  /**
+   * Verifies the credentials with a real call (Get Sites) before anything is stored.
+   * Throws the client's typed error when the service refuses them.
+   */
+  async signIn(serviceUrl: string, creds: Credentials, token?: vscode.CancellationToken): Promise<void> {
+    const norm = normaliseServiceUrl(serviceUrl);
+    if ('error' in norm) throw new Error(norm.error);
+    const account: Account = { serviceUrl: norm.url, email: creds.email.trim() };
+    const trial = this.makeClient(account.serviceUrl, { ...creds, email: account.email });
+    const ac = new AbortController();
+    const sub = token?.onCancellationRequested(() => ac.abort());
+    try {
+      await trial.getSites({ signal: ac.signal });
+    } catch (e) {
+      await trial.dispose();
+      throw e;
+    } finally {
+      sub?.dispose();
+    }
+    await trial.dispose();
+    const s = this.context.secrets;
+    await s.store(secretKey(account.serviceUrl, account.email, 'password'), creds.password);
+    if (creds.apiKey) await s.store(secretKey(account.serviceUrl, account.email, 'apiKey'), creds.apiKey);
+    else await s.delete(secretKey(account.serviceUrl, account.email, 'apiKey'));
+    await this.context.globalState.update(ACCOUNT_KEY, account);
+    this.use(account, { ...creds, email: account.email });
+    this.log.info(`Signed in to ${new URL(account.serviceUrl).origin} as ${account.email}`);
+    this.setState('signedIn');
+  }
+
+  /** Forgets the secrets of the current account and the remembered account. */
+  async signOut(): Promise<void> {
+    const acc = this._account ?? this.context.globalState.get<Account>(ACCOUNT_KEY);
+    if (acc) {
+      await this.context.secrets.delete(secretKey(acc.serviceUrl, acc.email, 'password'));
+      await this.context.secrets.delete(secretKey(acc.serviceUrl, acc.email, 'apiKey'));
+    }
+    await this.context.globalState.update(ACCOUNT_KEY, undefined);
+    this.forgetClient();
+    this._account = undefined;
+    this.log.info('Signed out');
+    this.setState('signedOut');
+  }
+
+  /** The client of the signed-in account; throws AuthError when signed out. */
+  get client(): SiteRevisionClient {
+    if (!this._client || this._state === 'signedOut') throw new AuthError('Site Revisions', 'signed out');
+    return this._client;
+  }
+
+  /**
+   * Runs a service call. An AuthError (HTTP 401) marks the session expired and asks the user
+   * once to sign in again — not once per failing request — then rethrows.
+   */
+  async call<T>(fn: (client: SiteRevisionClient) => Promise<T>): Promise<T> {
+    try {
+      return await fn(this.client);
+    } catch (e) {
+      if (isApiError(e) && e.kind === 'auth' && this._state !== 'signedOut') this.expire();
+      throw e;
+    }
+  }
+
+  private expire(): void {
+    if (this._state !== 'expired') this.setState('expired');
+    if (this.reauthPrompt) return;
+    this.log.warn('The service no longer accepts the stored credentials (HTTP 401).');
+    this.reauthPrompt = vscode.window
+      .showWarningMessage('Site Revisions: the service did not accept your credentials. Sign in again to continue.', 'Sign In…')
+      .then((choice) => {
+        this.reauthPrompt = undefined;
+        if (choice) void vscode.commands.executeCommand('siteRevisions.signIn');
+      });
+  }
+
+  private use(account: Account, creds: Credentials): void {
+    this.forgetClient();
+    this._account = account;
+    this.credentials = creds;
+    this.log.redactor.add(creds.password);
+    this.log.redactor.add(creds.apiKey);
+    this._client = this.makeClient(account.serviceUrl, creds);
+  }
+
+  private makeClient(serviceUrl: string, creds: Credentials): SiteRevisionClient {
+    const settings = readSettings();
+    this.log.redactor.add(creds.password);
+    this.log.redactor.add(creds.apiKey);
+    const ca = readCaFile(settings.caFile, this.log);
+    return new SiteRevisionClient({
+      baseUrl: serviceUrl,
+      credentials: () => creds,
+      timeoutMs: settings.requestTimeoutMs,
+      ...(ca ? { ca } : {}),
+      onEvent: (e) => this.log.debug('request', e),
+    });
+  }
+
+  private forgetClient(): void {
+    if (this._client) void this._client.dispose();
+    this._client = undefined;
+    this.credentials = undefined;
+  }
+
+  /** Rebuilds the client after settings that shape it (time-out, CA file) change. */
+  reconfigure(): void {
+    if (this._account && this.credentials) this.use(this._account, this.credentials);
+  }
+
+  private setState(s: SessionState): void {
+    this._state = s;
+    void vscode.commands.executeCommand('setContext', 'siteRevisions.signedIn', s !== 'signedOut');
+    void vscode.commands.executeCommand('setContext', 'siteRevisions.sessionExpired', s === 'expired');
+    this._onDidChange.fire(s);
+  }
+
+  dispose(): void {
+    this.forgetClient();
+    this._onDidChange.dispose();
+  }
+}

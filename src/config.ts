@@ -1,0 +1,44 @@
+// The one typed entry point to the extension's settings.
+import * as vscode from 'vscode';
+
+export const SECTION = 'siteRevisions';
+
+export interface Settings {
+  /** {base_url} of the service; application scope so a workspace cannot redirect credentials. */
+  serviceUrl: string;
+  requestTimeoutMs: number;
+  /** PEM file with extra CA certificates for a private service (machine scope). */
+  caFile: string;
+  revisionLayout: 'tree' | 'flat';
+  revisionPageSize: number;
+  hideIdenticalRevisions: boolean;
+  cacheSizeBytes: number;
+}
+
+function clamp(n: unknown, min: number, max: number, fallback: number): number {
+  return typeof n === 'number' && Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : fallback;
+}
+
+export function readSettings(): Settings {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  return {
+    serviceUrl: (c.get<string>('serviceUrl') ?? '').trim(),
+    requestTimeoutMs: clamp(c.get('requestTimeoutSeconds'), 1, 600, 30) * 1000,
+    caFile: (c.get<string>('caFile') ?? '').trim(),
+    revisionLayout: c.get('revisions.layout') === 'flat' ? 'flat' : 'tree',
+    revisionPageSize: Math.round(clamp(c.get('revisions.pageSize'), 5, 1000, 50)),
+    hideIdenticalRevisions: c.get<boolean>('revisions.hideIdenticalToWorkingFile') === true,
+    cacheSizeBytes: clamp(c.get('revisions.cacheSizeMB'), 1, 1024, 64) * 1024 * 1024,
+  };
+}
+
+/** Calls `listener` when any of the extension's settings change. */
+export function onDidChangeSettings(listener: (e: vscode.ConfigurationChangeEvent) => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(SECTION)) listener(e);
+  });
+}
+
+export async function setServiceUrl(url: string): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update('serviceUrl', url, vscode.ConfigurationTarget.Global);
+}

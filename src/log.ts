@@ -1,0 +1,47 @@
+// One LogOutputChannel for the extension; everything written to it goes through the redactor.
+import * as vscode from 'vscode';
+import { Redactor } from './util/redact';
+
+export class Log implements vscode.Disposable {
+  readonly channel: vscode.LogOutputChannel;
+  readonly redactor = new Redactor();
+
+  constructor() {
+    this.channel = vscode.window.createOutputChannel('Site Revisions', { log: true });
+  }
+
+  private text(message: string, args: unknown[]): string {
+    const parts = [message, ...args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : typeof a === 'string' ? a : safeJson(a)))];
+    return this.redactor.redact(parts.join(' '));
+  }
+
+  trace(message: string, ...args: unknown[]): void {
+    this.channel.trace(this.text(message, args));
+  }
+  debug(message: string, ...args: unknown[]): void {
+    this.channel.debug(this.text(message, args));
+  }
+  info(message: string, ...args: unknown[]): void {
+    this.channel.info(this.text(message, args));
+  }
+  warn(message: string, ...args: unknown[]): void {
+    this.channel.warn(this.text(message, args));
+  }
+  error(message: string, ...args: unknown[]): void {
+    this.channel.error(this.text(message, args));
+  }
+  show(): void {
+    this.channel.show(true);
+  }
+  dispose(): void {
+    this.channel.dispose();
+  }
+}
+
+function safeJson(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}

@@ -1,0 +1,333 @@
+// The site editor: a webview form to create, edit or duplicate a site.
+//
+// Security: the webview gets a strict CSP with a nonce, loads only from media/, and never
+// receives a stored password (only whether one exists). Everything the service supplied is
+// sent as data through postMessage and inserted by the script as text, never as HTML.
+// Messages from the webview are checked (type, shape, field names, string values, lengths)
+// before use; validation runs again here, authoritatively, with the rules of siteForm.ts.
+
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { SAVE_SITE_FIELDS, SERVER_TYPES, SITE_SECRET_FIELDS, type SaveSiteField, type ServerType, type Site, type SiteFields } from '../api/types';
+import {
+  COMMON_FIELDS,
+  FIELD_GROUPS,
+  GROUP_LABELS,
+  SERVER_TYPE_INFO,
+  defaultsByType,
+  fieldSpecs,
+  formToFields,
+  initialValues,
+  storedPasswords,
+  validate,
+  withCopiedSecrets,
+  type FieldSpec,
+  type FormMode,
+  type FormValues,
+  type PasswordEdited,
+  type ValidationError,
+} from './siteForm';
+
+export interface SiteEditorRequest {
+  mode: FormMode;
+  /** For edit/duplicate. Contains ftp_pass/db_password: these are NEVER sent into the webview. */
+  site?: Site;
+  /** Saves the site; throws an Error whose message is shown in the form. */
+  save(fields: SiteFields): Promise<{ siteId: string }>;
+  /**
+   * Asks whether unsaved changes may be discarded (Cancel). Defaults to a modal warning;
+   * tests pass their own answer.
+   */
+  confirmDiscard?(title: string): Thenable<boolean>;
+}
+
+/** Messages the extension posts to the webview. */
+export type HostMessage =
+  | {
+      type: 'init';
+      mode: FormMode;
+      title: string;
+      /** Non-secret values; password fields are always ''. */
+      values: FormValues;
+      /** Whether the site has each stored password (edit: "(unchanged)"; duplicate: "(copied from original)"). */
+      storedPasswords: PasswordEdited;
+      serverTypes: { value: ServerType; label: string; connectionTitle: string; note: string }[];
+      groups: { id: string; label: string }[];
+      /** Per server type: the fields shown, in order, with their labels and validation rules. */
+      specs: Record<string, FieldSpec[]>;
+      /** Fields shown for a server type outside the list (a stored legacy value). */
+      commonSpecs: FieldSpec[];
+      /** Per server type: default values applied when the type changes. */
+      defaults: Record<string, Partial<FormValues>>;
+      limits: { maxValueLength: number };
+    }
+  | { type: 'errors'; errors: ValidationError[] }
+  | { type: 'saving' }
+  | { type: 'saveFailed'; message: string };
+
+/** Messages the webview sends (after checking, see parseMessage). */
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'change'; values: Partial<FormValues>; passwordEdited: PasswordEdited }
+  | { type: 'save'; values: FormValues; passwordEdited: PasswordEdited }
+  | { type: 'cancel' };
+
+export interface SiteEditorHandle {
+  readonly panel: vscode.WebviewPanel;
+  /** Resolves with the saved site's id, or undefined when the panel closes without saving. */
+  readonly done: Promise<{ siteId: string } | undefined>;
+  /** Test hook: handles `message` as if the webview had sent it; resolves when handled (a save included). */
+  simulate(message: unknown): Promise<void>;
+  /** The last message posted to the webview. */
+  readonly lastPosted: HostMessage | undefined;
+  /** Every message posted to the webview, oldest first. */
+  readonly posted: readonly HostMessage[];
+  /** The init message the webview gets when it is (re)loaded. */
+  readonly initialState: HostMessage & { type: 'init' };
+}
+
+/** Longest string accepted in a message value (the form's own limits are lower). */
+export const MAX_MESSAGE_VALUE_LENGTH = 8192;
+
+const VIEW_TYPE = 'siteRevisions.siteEditor';
+const openEditors = new Map<string, SiteEditorHandle>();
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const FIELD_SET: ReadonlySet<string> = new Set(SAVE_SITE_FIELDS);
+const SECRET_SET: ReadonlySet<string> = new Set(SITE_SECRET_FIELDS);
+
+function parseValues(v: unknown, complete: boolean): Partial<FormValues> | undefined {
+  if (!isRecord(v)) return undefined;
+  const out: Partial<FormValues> = {};
+  for (const [k, val] of Object.entries(v)) {
+    if (!FIELD_SET.has(k) || typeof val !== 'string' || val.length > MAX_MESSAGE_VALUE_LENGTH) return undefined;
+    out[k as SaveSiteField] = val;
+  }
+  if (complete && SAVE_SITE_FIELDS.some((f) => out[f] === undefined)) return undefined;
+  return out;
+}
+
+function parseEdited(v: unknown): PasswordEdited | undefined {
+  if (!isRecord(v)) return undefined;
+  if (Object.keys(v).some((k) => !SECRET_SET.has(k))) return undefined;
+  if (typeof v.ftp_pass !== 'boolean' || typeof v.db_password !== 'boolean') return undefined;
+  return { ftp_pass: v.ftp_pass, db_password: v.db_password };
+}
+
+/** Checks a message from the webview; undefined for anything malformed or unknown. */
+export function parseMessage(m: unknown): WebviewMessage | undefined {
+  if (!isRecord(m) || typeof m.type !== 'string') return undefined;
+  switch (m.type) {
+    case 'ready':
+    case 'cancel':
+      return { type: m.type };
+    case 'change': {
+      const values = parseValues(m.values, false);
+      const passwordEdited = parseEdited(m.passwordEdited);
+      return values && passwordEdited ? { type: 'change', values, passwordEdited } : undefined;
+    }
+    case 'save': {
+      const values = parseValues(m.values, true) as FormValues | undefined;
+      const passwordEdited = parseEdited(m.passwordEdited);
+      return values && passwordEdited ? { type: 'save', values, passwordEdited } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function editorTitle(mode: FormMode, site: Site | undefined): string {
+  if (mode === 'edit') return `Edit site: ${site?.name ?? ''}`;
+  if (mode === 'duplicate') return `Duplicate: ${site?.name ?? ''}`;
+  return 'New site';
+}
+
+function buildInit(mode: FormMode, site: Site | undefined, title: string, values: FormValues): HostMessage & { type: 'init' } {
+  const specs: Record<string, FieldSpec[]> = {};
+  for (const t of SERVER_TYPES) specs[t] = fieldSpecs(t);
+  const safeValues = { ...values };
+  for (const f of SITE_SECRET_FIELDS) safeValues[f] = '';
+  return {
+    type: 'init',
+    mode,
+    title,
+    values: safeValues,
+    storedPasswords: mode === 'create' ? { ftp_pass: false, db_password: false } : storedPasswords(site),
+    serverTypes: SERVER_TYPES.map((t) => ({ value: t, ...SERVER_TYPE_INFO[t] })),
+    groups: FIELD_GROUPS.map((g) => ({ id: g, label: GROUP_LABELS[g] })),
+    specs,
+    commonSpecs: fieldSpecs('').filter((s) => COMMON_FIELDS.includes(s.field)),
+    defaults: defaultsByType(),
+    limits: { maxValueLength: MAX_MESSAGE_VALUE_LENGTH },
+  };
+}
+
+function nonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
+function html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const media = vscode.Uri.joinPath(extensionUri, 'media');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'siteEditor.js')).toString();
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'siteEditor.css')).toString();
+  const n = nonce();
+  // Nothing from the service is interpolated here: the state arrives by postMessage.
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${n}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>Site editor</title>
+</head>
+<body>
+<main id="app" aria-busy="true"><p class="loading">Loading…</p></main>
+<script nonce="${n}" src="${script}"></script>
+</body>
+</html>`;
+}
+
+/** Opens the editor; for edit, an editor already open for the same site is revealed instead. */
+export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest): SiteEditorHandle {
+  const { mode, site } = req;
+  const key = mode === 'edit' && site ? `edit:${site.id}` : undefined;
+  const existing = key ? openEditors.get(key) : undefined;
+  if (existing) {
+    existing.panel.reveal();
+    return existing;
+  }
+
+  const title = editorTitle(mode, site);
+  const panel = vscode.window.createWebviewPanel(VIEW_TYPE, title, vscode.ViewColumn.Active, {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
+    retainContextWhenHidden: true,
+  });
+  panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg');
+
+  const initial = initialValues(mode, site);
+  let current: FormValues = { ...initial };
+  let edited: PasswordEdited = { ftp_pass: false, db_password: false };
+  let saving = false;
+  let disposed = false;
+  const posted: HostMessage[] = [];
+  const initMessage = buildInit(mode, site, title, initial);
+
+  let resolveDone!: (r: { siteId: string } | undefined) => void;
+  const done = new Promise<{ siteId: string } | undefined>((resolve) => (resolveDone = resolve));
+
+  const post = (m: HostMessage): void => {
+    posted.push(m);
+    if (!disposed) void panel.webview.postMessage(m).then(undefined, () => undefined);
+  };
+
+  const isDirty = (): boolean =>
+    edited.ftp_pass || edited.db_password || SAVE_SITE_FIELDS.some((f) => !SECRET_SET.has(f) && current[f] !== initial[f]);
+
+  /** The host keeps the form's values without typed passwords (they are only needed at save time). */
+  const remember = (values: Partial<FormValues>): void => {
+    current = { ...current, ...values };
+    for (const f of SITE_SECRET_FIELDS) current[f] = '';
+  };
+
+  const confirmDiscard =
+    req.confirmDiscard ??
+    (async (t: string): Promise<boolean> => {
+      const choice = await vscode.window.showWarningMessage(
+        `Discard your changes to “${t}”?`,
+        { modal: true, detail: 'The changes you made in this form have not been saved.' },
+        'Discard',
+      );
+      return choice === 'Discard';
+    });
+
+  const save = async (values: FormValues, passwordEdited: PasswordEdited): Promise<void> => {
+    if (saving) return;
+    remember(values);
+    edited = passwordEdited;
+    const errors = validate(values, mode);
+    if (errors.length > 0) {
+      post({ type: 'errors', errors });
+      return;
+    }
+    const serverType = values.server_type;
+    let fields = formToFields(values, { mode, passwordEdited, serverType, ...(site ? { originalName: site.name } : {}) });
+    if (mode === 'duplicate' && site) fields = withCopiedSecrets(fields, site, passwordEdited, serverType);
+    saving = true;
+    post({ type: 'saving' });
+    let result: { siteId: string };
+    try {
+      result = await req.save(fields);
+    } catch (e) {
+      saving = false;
+      const message = e instanceof Error && e.message ? e.message : 'The site could not be saved.';
+      if (disposed) {
+        // The panel was closed while saving: nowhere left to show the message in the form.
+        resolveDone(undefined);
+        void vscode.window.showErrorMessage(`Could not save “${values.name.trim()}”: ${message}`);
+      } else {
+        post({ type: 'saveFailed', message });
+      }
+      return;
+    }
+    saving = false;
+    resolveDone({ siteId: result.siteId });
+    if (!disposed) panel.dispose();
+  };
+
+  const handle = async (raw: unknown): Promise<void> => {
+    if (disposed) return;
+    const m = parseMessage(raw);
+    if (!m) return;
+    switch (m.type) {
+      case 'ready': {
+        // A (re)loaded webview starts from the current values; typed passwords are not sent back.
+        edited = { ftp_pass: false, db_password: false };
+        const init = { ...initMessage, values: { ...current } };
+        for (const f of SITE_SECRET_FIELDS) init.values[f] = '';
+        post(init);
+        break;
+      }
+      case 'change':
+        remember(m.values);
+        edited = m.passwordEdited;
+        break;
+      case 'save':
+        await save(m.values, m.passwordEdited);
+        break;
+      case 'cancel':
+        if (saving) return;
+        if (!isDirty() || (await confirmDiscard(title))) panel.dispose();
+        break;
+    }
+  };
+
+  panel.webview.html = html(panel.webview, extensionUri);
+  const sub = panel.webview.onDidReceiveMessage((m: unknown) => {
+    handle(m).catch(() => undefined);
+  });
+  panel.onDidDispose(() => {
+    disposed = true;
+    sub.dispose();
+    if (key && openEditors.get(key) === editorHandle) openEditors.delete(key);
+    // While a save is under way, `done` waits for its outcome (the site may well be saved).
+    if (!saving) resolveDone(undefined);
+  });
+
+  const editorHandle: SiteEditorHandle = {
+    panel,
+    done,
+    simulate: handle,
+    get lastPosted() {
+      return posted[posted.length - 1];
+    },
+    posted,
+    initialState: initMessage,
+  };
+  if (key) openEditors.set(key, editorHandle);
+  return editorHandle;
+}

@@ -1,0 +1,67 @@
+// User-facing errors: a specific message with a next step, and at most one notification per
+// failure kind on screen at a time (a burst of failing requests is one message, not a storm).
+import * as vscode from 'vscode';
+import { isApiError, type ApiError } from '../api/errors';
+import type { Log } from '../log';
+
+export type NextStep = 'retry' | 'signIn' | 'settings' | 'log';
+
+export interface Described {
+  kind: string;
+  message: string;
+  next: NextStep[];
+}
+
+export function describeError(e: unknown): Described {
+  if (!isApiError(e)) {
+    return { kind: 'other', message: e instanceof Error ? e.message : String(e), next: ['log'] };
+  }
+  const err = e as ApiError;
+  switch (err.kind) {
+    case 'auth':
+      return { kind: err.kind, message: err.message, next: ['signIn'] };
+    case 'network':
+    case 'timeout':
+      return { kind: err.kind, message: `${err.message} Check your connection, proxy and the service URL.`, next: ['retry', 'settings'] };
+    case 'http':
+    case 'invalid-reply':
+      return { kind: err.kind, message: err.message, next: ['retry', 'log'] };
+    case 'insecure':
+    case 'redirect':
+      return { kind: err.kind, message: err.message, next: ['settings'] };
+    default:
+      return { kind: err.kind, message: err.message, next: ['log'] };
+  }
+}
+
+const ACTIONS: Record<NextStep, string> = { retry: 'Retry', signIn: 'Sign In…', settings: 'Open Settings', log: 'Show Log' };
+
+export class Notifier {
+  private readonly showing = new Set<string>();
+
+  constructor(private readonly log: Log) {}
+
+  /**
+   * Logs the error and shows it once per kind while a message of that kind is on screen.
+   * Cancellations are silent; auth failures are left to the session's single sign-in prompt.
+   * `retry` runs when the user picks Retry.
+   */
+  async error(context: string, e: unknown, retry?: () => unknown): Promise<void> {
+    if (isApiError(e) && e.kind === 'cancelled') return;
+    const d = describeError(e);
+    this.log.error(`${context}: ${d.message}`);
+    if (d.kind === 'auth') return;
+    if (this.showing.has(d.kind)) return;
+    this.showing.add(d.kind);
+    try {
+      const items = d.next.filter((n) => n !== 'retry' || retry).map((n) => ACTIONS[n]);
+      const pick = await vscode.window.showErrorMessage(`${context}: ${d.message}`, ...items);
+      if (pick === ACTIONS.retry) retry?.();
+      else if (pick === ACTIONS.signIn) void vscode.commands.executeCommand('siteRevisions.signIn');
+      else if (pick === ACTIONS.settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'siteRevisions');
+      else if (pick === ACTIONS.log) this.log.show();
+    } finally {
+      this.showing.delete(d.kind);
+    }
+  }
+}

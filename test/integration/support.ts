@@ -1,0 +1,35 @@
+// Shared steps of the feature suites: the local service's control endpoints, demo sign-in,
+// and stubbing a vscode.window prompt (modal dialogs cannot be clicked in a test).
+import * as vscode from 'vscode';
+import { DEMO } from '../server/demo';
+import type { RequestRecord } from '../server';
+
+export interface Stats {
+  requests: RequestRecord[];
+  counts: Record<string, number>;
+}
+
+export async function control(url: string, op: 'stats'): Promise<Stats>;
+export async function control(url: string, op: 'reseed' | 'reset-stats' | 'config', body?: unknown): Promise<unknown>;
+export async function control(url: string, op: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${url}/__control/${op}`, {
+    method: op === 'stats' ? 'GET' : 'POST',
+    ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
+  });
+  if (!res.ok) throw new Error(`control ${op}: HTTP ${res.status}`);
+  return res.json();
+}
+
+export async function signInDemo(url: string): Promise<void> {
+  await vscode.commands.executeCommand('siteRevisions.signIn', { serviceUrl: url, email: DEMO.user.email, password: DEMO.user.password });
+}
+
+/** Replaces a vscode.window function for the duration of a test; returns the restore function. */
+export function stubWindow<K extends keyof typeof vscode.window>(name: K, impl: (...args: never[]) => unknown): () => void {
+  const win = vscode.window as unknown as Record<string, unknown>;
+  const orig = win[name];
+  win[name] = impl;
+  return () => {
+    win[name] = orig;
+  };
+}
