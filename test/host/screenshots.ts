@@ -1,0 +1,135 @@
+// Screenshots of what a person sees, for the docs: the local service with demo data, code-server
+// with the extension (signed in as the demo user), headless Chromium at 1280×800.
+//
+//   node out/test/host/screenshots.js [--out docs] [--only NAME] [--keep]
+//
+// Every shot in SHOTS is taken once per theme, as <out>/<name>-<theme>.png. To add one, append
+// an entry: its steps run on a freshly reloaded workbench.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Cleanup, log, makeRunDir, repoRoot } from './common';
+import { startDemo } from './demo';
+import { ensureAll } from './install';
+import { openWorkbench, type Workbench } from './workbench';
+import { writeWorkspace } from './workspace';
+
+export type Step =
+  /** Open the activity-bar item whose aria-label starts with this (e.g. "Site Revisions"). */
+  | { open: string }
+  /** Wait until a tree/list row with this text is visible. */
+  | { row: string | RegExp }
+  /** Click a row (selects it; runs its command, e.g. opens a diff). */
+  | { click: string | RegExp }
+  /** Expand a collapsed tree row. */
+  | { expand: string | RegExp }
+  /** Run a command through the command palette, by its title as shown there. */
+  | { command: string }
+  /** Wait until a CSS selector is visible (e.g. ".monaco-diff-editor"). */
+  | { waitFor: string }
+  /** Wait this many milliseconds (let an animation or a request finish). */
+  | { pause: number };
+
+export interface Shot {
+  /** File name without theme and extension: <out>/<name>-light.png, <out>/<name>-dark.png. */
+  name: string;
+  steps: Step[];
+  /** Default: every theme in THEMES. */
+  themes?: (keyof typeof THEMES)[];
+}
+
+export const THEMES = {
+  light: 'Default Light Modern',
+  dark: 'Default Dark Modern',
+} as const;
+
+export const SHOTS: Shot[] = [
+  { name: 'sites', steps: [{ open: 'Site Revisions' }, { pause: 2000 }] },
+  // Examples for later (names of the demo data):
+  // { name: 'site-expanded', steps: [{ open: 'Site Revisions' }, { expand: 'My Blog' }, { pause: 1000 }] },
+  // { name: 'diff', steps: [{ open: 'Site Revisions' }, { expand: 'My Blog' }, { expand: 'index.php' }, { click: /ago/ }, { waitFor: '.monaco-diff-editor' }] },
+  // { name: 'site-editor', steps: [{ command: 'Site Revisions: New Site…' }, { pause: 1500 }] },
+];
+
+async function runStep(wb: Workbench, step: Step): Promise<void> {
+  if ('open' in step) await wb.openActivity(step.open);
+  else if ('row' in step) await wb.waitForRow(step.row);
+  else if ('click' in step) await wb.clickRow(step.click);
+  else if ('expand' in step) await wb.expandRow(step.expand);
+  else if ('command' in step) await wb.runCommand(step.command);
+  else if ('waitFor' in step) await wb.waitFor(step.waitFor);
+  else await wb.page.waitForTimeout(step.pause);
+}
+
+function describe(step: Step): string {
+  return JSON.stringify(step, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v));
+}
+
+async function main(): Promise<number> {
+  const t0 = Date.now();
+  const { values } = parseArgs({
+    options: {
+      out: { type: 'string', default: 'docs' },
+      only: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const outDir = path.resolve(repoRoot, values.out!);
+  const shots = SHOTS.filter((s) => !values.only || s.name === values.only);
+  if (!shots.length) throw new Error(`no shot named "${values.only}"; known: ${SHOTS.map((s) => s.name).join(', ')}`);
+  if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: bundle first (node esbuild.mjs)');
+
+  ensureAll({ chromium: true });
+  const cleanup = new Cleanup();
+  cleanup.installSignalHandlers();
+  const runDir = makeRunDir('shots', { keepLast: 3 });
+  let failures = 0;
+  try {
+    const { server } = await startDemo({ runDir, cleanup, serviceDataFile: path.join(runDir, 'service.json') });
+    const workspace = path.join(runDir, 'workspace');
+    writeWorkspace(workspace);
+    const wb = await openWorkbench({ server, folder: workspace, runDir, cleanup });
+    await wb.waitReady();
+    for (const [theme, themeName] of Object.entries(THEMES) as [keyof typeof THEMES, string][]) {
+      server.writeSettings({ 'workbench.colorTheme': themeName });
+      for (const shot of shots) {
+        if (shot.themes && !shot.themes.includes(theme)) continue;
+        const file = path.join(outDir, `${shot.name}-${theme}.png`);
+        try {
+          await wb.reload();
+          for (const step of shot.steps) {
+            try {
+              await runStep(wb, step);
+            } catch (err) {
+              throw new Error(`step ${describe(step)}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, { cause: err });
+            }
+          }
+          await wb.screenshot(file);
+          log(`wrote ${path.relative(process.cwd(), file)}`);
+        } catch (err) {
+          failures++;
+          const failFile = path.join(runDir, `${shot.name}-${theme}-FAILED.png`);
+          await wb.screenshot(failFile).catch(() => undefined);
+          log(`${shot.name} (${theme}) failed: ${err instanceof Error ? err.message : String(err)}; the screen then: ${failFile}`);
+        }
+      }
+    }
+  } finally {
+    await cleanup.run();
+  }
+  log(`${failures ? `${failures} shot(s) failed` : 'all shots taken'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (failures || values.keep) log(`run folder kept: ${path.relative(process.cwd(), runDir)}`);
+  else fs.rmSync(runDir, { recursive: true, force: true });
+  return failures ? 1 : 0;
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      log(err instanceof Error ? (err.stack ?? err.message) : String(err));
+      process.exit(1);
+    },
+  );
+}
