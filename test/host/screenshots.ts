@@ -44,12 +44,9 @@ export const THEMES = {
 } as const;
 
 export const SHOTS: Shot[] = [
-  { name: 'sites', steps: [{ open: 'Site Revisions' }, { pause: 2000 }] },
-  // Examples for later (names of the demo data):
-  // { name: 'site-expanded', steps: [{ open: 'Site Revisions' }, { expand: 'My Blog' }, { pause: 1000 }] },
-  // { name: 'diff', steps: [{ open: 'Site Revisions' }, { expand: 'My Blog' }, { expand: 'index.php' }, { click: /ago/ }, { waitFor: '.monaco-diff-editor' }] },
-  // { name: 'site-editor', steps: [{ command: 'Site Revisions: New Site…' }, { pause: 1500 }] },
-];
+  { name: 'sites', steps: [{ open: 'Site Revisions' }, { row: 'Acme Corporate' }, { pause: 1000 }] },
+  { name: 'site-editor', steps: [{ open: 'Site Revisions' }, { row: 'Acme Corporate' }, { command: 'Site Revisions: New Site…' }, { waitFor: 'iframe.webview' }, { pause: 2500 }] },
+]
 
 async function runStep(wb: Workbench, step: Step): Promise<void> {
   if ('open' in step) await wb.openActivity(step.open);

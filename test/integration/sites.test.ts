@@ -43,24 +43,32 @@ describe('Sites', function () {
     assert.equal(await api.context.secrets.get(secretKey(url, DEMO.user.email, 'password')), undefined);
   });
 
-  it('signs in after a real call; the password is in SecretStorage and nowhere else', async () => {
+  it('signs in after a real call; the password and API key are in SecretStorage and nowhere else', async () => {
+    // The key account has distinctive secrets (the demo password is a substring of its email).
+    const { email, password, apiKey } = DEMO.keyUser;
     const before = await control(url, 'stats');
-    await signInDemo(url);
+    await vscode.commands.executeCommand('siteRevisions.signIn', { serviceUrl: url, email, password, apiKey });
     assert.equal(api.session.state, 'signedIn');
     const after = await control(url, 'stats');
     assert.equal(after.counts.getSites - before.counts.getSites, 1, 'sign-in verified with one Get Sites');
-    assert.equal(await api.context.secrets.get(secretKey(url, DEMO.user.email, 'password')), DEMO.user.password);
-    // Settings (every scope) and global/workspace state hold no secret.
+    assert.equal(await api.context.secrets.get(secretKey(url, email, 'password')), password);
+    assert.equal(await api.context.secrets.get(secretKey(url, email, 'apiKey')), apiKey);
+    // Settings and global/workspace state hold no secret.
     const cfg = vscode.workspace.getConfiguration('siteRevisions');
     assert.equal(cfg.get('serviceUrl'), url);
     const settingsText = JSON.stringify(['serviceUrl', 'caFile', 'requestTimeoutSeconds'].map((k) => cfg.inspect(k)));
-    assert.ok(!settingsText.includes(DEMO.user.password));
     for (const state of [api.context.globalState, api.context.workspaceState]) {
       const dump = JSON.stringify(state.keys().map((k) => [k, state.get(k)]));
-      assert.ok(!dump.includes(DEMO.user.password), 'no password in extension state');
+      for (const secret of [password, apiKey]) {
+        assert.ok(!dump.includes(secret), 'no secret in extension state');
+        assert.ok(!settingsText.includes(secret), 'no secret in settings');
+      }
     }
     // Every request URL the service received carries no credential.
-    for (const r of after.requests) assert.ok(!r.url.includes(DEMO.user.password) && !/email=|password=/.test(r.url), r.url);
+    for (const r of after.requests) assert.ok(!r.url.includes(password) && !r.url.includes(apiKey) && !/email=|password=/.test(r.url), r.url);
+    await api.session.signOut();
+    assert.equal(await api.context.secrets.get(secretKey(url, email, 'apiKey')), undefined, 'sign out forgets the key');
+    await signInDemo(url);
   });
 
   it('lists every site, sorted by name, with type · domain, icon and a tooltip without passwords', async () => {
