@@ -1,0 +1,197 @@
+// What is under each site of the Sites view, and the state behind it: the files (as folders or
+// a flat list), the revisions of each file (paged), the working file of each revision, and the
+// revision selected for compare. Loads happen when a node is expanded, show progress on the
+// view, and end up as a node (empty, error + retry) rather than a notification.
+import * as vscode from 'vscode';
+import type { Site } from '../api/types';
+import { readSettings } from '../config';
+import type { Log } from '../log';
+import type { SitesModel } from '../sites/sitesModel';
+import { SITES_VIEW, type SiteNode, type SitesTreeProvider } from '../sites/sitesTree';
+import type { TreeNode } from '../tree/node';
+import { describeError } from '../ui/notify';
+import { flatFiles, type FolderEntry } from './folders';
+import { FolderMapping } from './mapping';
+import { FileNode, FolderNode, LoadMoreNode, MappingNode, MessageNode, RevisionNode, type NodeHost, type RevisionRef } from './nodes';
+import { loadMore, pageOf } from './paging';
+import { digest, type RevisionList, type RevisionStore } from './store';
+
+export const RETRY_COMMAND = 'siteRevisions.revisions.retry';
+
+const encoder = new TextEncoder();
+
+export class RevisionsController implements NodeHost, vscode.Disposable {
+  /** How many revisions each file shows (grows with "Load more…"); kept across re-renders. */
+  private readonly shown = new Map<string, number>();
+  private _selected: RevisionRef | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(
+    readonly store: RevisionStore,
+    readonly mapping: FolderMapping,
+    readonly model: SitesModel,
+    readonly tree: SitesTreeProvider,
+    readonly log: Log,
+  ) {
+    this.subs.push(
+      model.onDidRefresh(() => {
+        store.invalidate();
+        this.shown.clear();
+      }),
+      mapping.onDidChange(() => tree.changed()),
+    );
+  }
+
+  /** Shows the view's progress bar while `p` runs (not for what is already cached). */
+  progress<T>(p: Promise<T>, cached = false): Promise<T> {
+    if (!cached) void vscode.window.withProgress({ location: { viewId: SITES_VIEW } }, () => p.catch(() => undefined));
+    return p;
+  }
+
+  /** A site by id: from the loaded list, else loading it. */
+  async site(siteId: string): Promise<Site | undefined> {
+    return this.model.find(siteId) ?? (await this.model.all()).find((s) => s.id === siteId);
+  }
+
+  // ---- selection for compare
+
+  get selected(): RevisionRef | undefined {
+    return this._selected;
+  }
+
+  select(ref: RevisionRef | undefined): void {
+    this._selected = ref;
+    void vscode.commands.executeCommand('setContext', 'siteRevisions.revisionSelectedForCompare', !!ref);
+    this.tree.changed();
+  }
+
+  isSelectedForCompare(ref: RevisionRef): boolean {
+    const s = this._selected;
+    return !!s && s.site.id === ref.site.id && s.item.id === ref.item.id && s.path === ref.path;
+  }
+
+  // ---- tree
+
+  /** Children of a site node: its local folder, then its files. */
+  async siteChildren(node: SiteNode): Promise<TreeNode[]> {
+    const site = node.site;
+    const head: TreeNode[] = [new MappingNode(node, site, this.mapping.get(site.id))];
+    try {
+      const files = await this.progress(this.store.siteFiles(site.id), !!this.store.peekSiteFiles(site.id));
+      if (!files.files.length) {
+        return [...head, new MessageNode(node, 'No revisions', { icon: 'info', description: 'no file of this site has stored revisions', id: JSON.stringify(['empty', site.id]) })];
+      }
+      if (readSettings().revisionLayout === 'flat') return [...head, ...flatFiles(files).map((f) => new FileNode(node, this, site, f, true))];
+      return [...head, ...this.folderChildren(node, site, files.root)];
+    } catch (e) {
+      return [...head, this.errorNode(node, 'Could not load the files with revisions', e, ['files', site.id])];
+    }
+  }
+
+  folderChildren(node: TreeNode, site: Site, folder: FolderEntry): TreeNode[] {
+    return [...folder.folders.map((f) => new FolderNode(node, this, site, f)), ...folder.files.map((f) => new FileNode(node, this, site, f, false))];
+  }
+
+  /** Children of a file node: its revisions, newest first, one page at a time. */
+  async fileChildren(node: FileNode): Promise<TreeNode[]> {
+    const { site, path } = node;
+    let list: RevisionList;
+    try {
+      list = await this.progress(this.store.revisions(site.id, path), !!this.store.peekRevisions(site.id, path));
+    } catch (e) {
+      return [this.errorNode(node, 'Could not load the revisions', e, ['revs', site.id, path])];
+    }
+    if (!list.items.length) return [new MessageNode(node, 'No revisions', { icon: 'info', description: 'the service lists none for this file', id: JSON.stringify(['none', site.id, path]) })];
+    const settings = readSettings();
+    const working = await this.workingFileState(site, path);
+    let entries = list.items.map((d, index) => ({ d, index }));
+    let hidden = 0;
+    if (settings.hideIdenticalRevisions && working.uri && working.exists) {
+      const wd = await this.workingDigest(working.uri);
+      if (wd) {
+        const keep = entries.filter((e) => this.store.digestOf(site.id, e.d.item.id) !== wd);
+        hidden = entries.length - keep.length;
+        entries = keep;
+      }
+    }
+    const key = JSON.stringify([site.id, path]);
+    const page = pageOf(entries, this.shown.get(key) ?? settings.revisionPageSize, settings.revisionPageSize);
+    const out: TreeNode[] = page.items.map(
+      ({ d, index }) => new RevisionNode(node, this, { site, path, item: d.item, time: d.time }, index < list.items.length - 1, working.exists),
+    );
+    if (page.remaining > 0) out.push(new LoadMoreNode(node, page.remaining, page.next));
+    if (hidden) {
+      out.push(
+        new MessageNode(node, `${hidden} identical to the working file`, {
+          icon: 'eye-closed',
+          description: 'hidden (setting)',
+          tooltip: 'Revisions whose content is known to equal the working file are hidden (siteRevisions.revisions.hideIdenticalToWorkingFile). Only contents already loaded are compared: no extra request is made.',
+          id: JSON.stringify(['hidden', site.id, path]),
+        }),
+      );
+    }
+    if (!out.length) out.push(new MessageNode(node, 'No revisions differ from the working file', { icon: 'info', id: JSON.stringify(['allhidden', site.id, path]) }));
+    return out;
+  }
+
+  /** "Load more…": the next page of a file's revisions. */
+  loadMore(node: LoadMoreNode): void {
+    const file = node.parentFile;
+    const key = JSON.stringify([file.site.id, file.path]);
+    const size = readSettings().revisionPageSize;
+    const total = this.store.peekRevisions(file.site.id, file.path)?.items.length ?? 0;
+    this.shown.set(key, loadMore(this.shown.get(key) ?? size, size, total));
+    this.tree.changed(file);
+  }
+
+  private errorNode(parent: TreeNode, what: string, e: unknown, idParts: string[]): MessageNode {
+    const d = describeError(e);
+    this.log.warn(`${what}: ${d.message}`);
+    const signIn = d.kind === 'auth';
+    return new MessageNode(parent, what, {
+      icon: 'error',
+      color: 'errorForeground',
+      description: d.message,
+      tooltip: `${d.message}\n\n${signIn ? 'Click to sign in again.' : 'Click to retry.'}`,
+      command: signIn ? { command: 'siteRevisions.signIn', title: 'Sign In…' } : { command: RETRY_COMMAND, title: 'Retry', arguments: [parent] },
+      contextValue: 'revisionError',
+      id: JSON.stringify(['error', ...idParts]),
+    });
+  }
+
+  /** Re-renders a node whose load failed (failures are not cached, so this asks again). */
+  retry(node: TreeNode | undefined): void {
+    this.tree.changed(node);
+  }
+
+  // ---- working files
+
+  /** The working file of a path when the site is mapped (never asks), and whether it exists. */
+  async workingFileState(site: Site, path: string): Promise<{ uri?: vscode.Uri; exists: boolean }> {
+    const folder = this.mapping.get(site.id);
+    if (!folder) return { exists: false };
+    const w = FolderMapping.resolve(folder, path);
+    if (!w.ok) return { exists: false };
+    try {
+      const st = await vscode.workspace.fs.stat(w.uri);
+      return { uri: w.uri, exists: (st.type & vscode.FileType.File) !== 0 };
+    } catch {
+      return { uri: w.uri, exists: false };
+    }
+  }
+
+  /** SHA-256 of the working file: with its unsaved edits when it has some, else as on disk. */
+  async workingDigest(uri: vscode.Uri): Promise<string | undefined> {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    try {
+      // A clean open document may lag behind a change on disk: the disk is the truth then.
+      return digest(doc?.isDirty ? encoder.encode(doc.getText()) : await vscode.workspace.fs.readFile(uri));
+    } catch {
+      return undefined;
+    }
+  }
+
+  dispose(): void {
+    this.subs.forEach((d) => d.dispose());
+  }
+}

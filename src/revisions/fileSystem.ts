@@ -1,0 +1,84 @@
+// Revision documents: a read-only FileSystemProvider for `site-revision:` URIs (see uri.ts).
+//
+// Why a FileSystemProvider (registered with isReadonly) rather than a TextDocumentContentProvider:
+// - the editor knows the document is read-only and says so ("Revisions are read-only — use
+//   Restore Revision"), instead of offering edits that cannot be saved;
+// - `stat` reports the real size, so VS Code's own large-file and binary guards apply, and
+//   `workspace.fs.readFile` works on revision URIs (Save As…, copy, other extensions);
+// - the content is served from the store's LRU: reopening, diffing and `stat` after `readFile`
+//   reuse the one Get Revision request.
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import { describeError } from '../ui/notify';
+import type { RevisionStore } from './store';
+import { parseRevisionUriComponents, revisionUriComponents, REVISION_SCHEME, type RevisionAddress } from './uri';
+
+export function revisionUri(a: RevisionAddress): vscode.Uri {
+  return vscode.Uri.from({ scheme: REVISION_SCHEME, ...revisionUriComponents(a) });
+}
+
+export function parseRevisionUri(uri: vscode.Uri): RevisionAddress | undefined {
+  return uri.scheme === REVISION_SCHEME ? parseRevisionUriComponents(uri.path, uri.query) : undefined;
+}
+
+export class RevisionFileSystem implements vscode.FileSystemProvider {
+  private readonly _onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  /** Never fires: a revision never changes. */
+  readonly onDidChangeFile = this._onDidChangeFile.event;
+
+  constructor(private readonly store: RevisionStore) {}
+
+  static register(store: RevisionStore): { provider: RevisionFileSystem; disposable: vscode.Disposable } {
+    const provider = new RevisionFileSystem(store);
+    const readonlyMessage = new vscode.MarkdownString('This is a stored revision of a site file; it cannot be changed. Use **Restore Revision** to bring it back into the working file.');
+    const reg = vscode.workspace.registerFileSystemProvider(REVISION_SCHEME, provider, { isReadonly: readonlyMessage, isCaseSensitive: true });
+    return { provider, disposable: vscode.Disposable.from(reg, provider._onDidChangeFile) };
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const a = parseRevisionUri(uri);
+    // Anything that is not a revision (a parent folder asked for by breadcrumbs…) is an empty folder.
+    if (!a || !uri.query) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
+    const bytes = await this.load(uri, a);
+    // The revision's date as the file time, when its list is loaded.
+    const found = this.store.findListed(a.siteId, a.revisionId);
+    const time = (found && found.list.items[found.index]?.time) ?? 0;
+    return { type: vscode.FileType.File, ctime: time, mtime: time, size: bytes.byteLength, permissions: vscode.FilePermission.Readonly };
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const a = parseRevisionUri(uri);
+    if (!a || !uri.query) throw vscode.FileSystemError.FileIsADirectory(uri);
+    return this.load(uri, a);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  private async load(uri: vscode.Uri, a: RevisionAddress): Promise<Uint8Array> {
+    try {
+      return await this.store.content(a.siteId, a.revisionId);
+    } catch (e) {
+      if (isApiError(e) && e.kind === 'cancelled') throw vscode.FileSystemError.Unavailable(uri);
+      throw vscode.FileSystemError.Unavailable(`Could not load revision ${a.revisionId}: ${describeError(e).message}`);
+    }
+  }
+
+  createDirectory(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+  writeFile(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+  delete(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+  rename(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+}

@@ -1,0 +1,85 @@
+// The revisions feature: what is under each site of the Sites view, revision documents
+// (`site-revision:` read-only file system), the folder each site maps to, and the commands.
+import * as vscode from 'vscode';
+import type { Session } from '../auth/session';
+import { onDidChangeSettings, readSettings } from '../config';
+import type { Log } from '../log';
+import type { SitesModel } from '../sites/sitesModel';
+import type { SitesTreeProvider } from '../sites/sitesTree';
+import type { Notifier } from '../ui/notify';
+import { picks, RevisionCommands } from './commands';
+import { RevisionsController } from './controller';
+import { RevisionFileSystem, parseRevisionUri, revisionUri } from './fileSystem';
+import { FolderMapping } from './mapping';
+import { RevisionStore } from './store';
+
+export interface RevisionsDeps {
+  context: vscode.ExtensionContext;
+  session: Session;
+  model: SitesModel;
+  tree: SitesTreeProvider;
+  log: Log;
+  notifier: Notifier;
+}
+
+/** Handles for tests (ExtensionApi.revisions); not a public API. */
+export interface RevisionsApi {
+  store: RevisionStore;
+  /** The content LRU (bytes). */
+  cache: RevisionStore['cache'];
+  folders: FolderMapping;
+  provider: RevisionFileSystem;
+  controller: RevisionsController;
+  commands: RevisionCommands;
+  picks: typeof picks;
+  revisionUri: typeof revisionUri;
+  parseRevisionUri: typeof parseRevisionUri;
+}
+
+function accountKey(session: Session): string | undefined {
+  const a = session.account;
+  return a && session.state !== 'signedOut' ? `${a.serviceUrl}|${a.email.toLowerCase()}` : undefined;
+}
+
+export function registerRevisions(deps: RevisionsDeps): RevisionsApi {
+  const { context, session, model, tree, log, notifier } = deps;
+  const store = new RevisionStore((fn) => session.call(fn), readSettings().cacheSizeBytes, log);
+  const folders = new FolderMapping(context.workspaceState, () => accountKey(session));
+  const fsReg = RevisionFileSystem.register(store);
+  const controller = new RevisionsController(store, folders, model, tree, log);
+  const commands = new RevisionCommands({ ctl: controller, notifier, log });
+  tree.setSiteChildren((node) => controller.siteChildren(node));
+
+  // The editor-title icon of "Revisions of Active File" shows on files inside a mapped folder.
+  const updateActiveContext = () => {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    const mapped = !!uri && (!!parseRevisionUri(uri) || folders.sitesContaining(uri).length > 0);
+    void vscode.commands.executeCommand('setContext', 'siteRevisions.activeFileMapped', mapped);
+  };
+
+  let account = accountKey(session);
+  context.subscriptions.push(
+    fsReg.disposable,
+    folders,
+    controller,
+    ...commands.register(),
+    vscode.window.onDidChangeActiveTextEditor(updateActiveContext),
+    folders.onDidChange(updateActiveContext),
+    session.onDidChange(() => {
+      const now = accountKey(session);
+      if (now !== account) {
+        // Another account (or none): nothing of the previous one may show.
+        account = now;
+        store.clear();
+        controller.select(undefined);
+      }
+      updateActiveContext();
+    }),
+    onDidChangeSettings((e) => {
+      if (e.affectsConfiguration('siteRevisions.revisions.cacheSizeMB')) store.cache.setMaxBytes(readSettings().cacheSizeBytes);
+    }),
+  );
+  updateActiveContext();
+
+  return { store, cache: store.cache, folders, provider: fsReg.provider, controller, commands, picks, revisionUri, parseRevisionUri };
+}

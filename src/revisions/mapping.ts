@@ -1,0 +1,166 @@
+// Which local folder holds the working files of each site: asked once (a pick of the workspace
+// folders, the first one first, or any other folder), remembered per workspace
+// (workspaceState) and per account, changeable with "Map Site to Local Folder…".
+import * as vscode from 'vscode';
+import type { Site } from '../api/types';
+import { displayText } from './folders';
+import { isInside, joinInside, quotePath, relativeSegments, safeSegments } from './safePath';
+
+const STATE_KEY = 'siteRevisions.folderMappings';
+
+export type WorkingFile = { ok: true; uri: vscode.Uri; folder: vscode.Uri } | { ok: false; reason: string };
+
+/** File systems whose names ignore case by default (for "is this file inside that folder"). */
+function caseInsensitive(uri: vscode.Uri): boolean {
+  return uri.scheme === 'file' && (process.platform === 'win32' || process.platform === 'darwin');
+}
+
+export class FolderMapping implements vscode.Disposable {
+  private readonly _onDidChange = new vscode.EventEmitter<string>();
+  /** Fires with the site id whose folder changed. */
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(
+    private readonly state: vscode.Memento,
+    /** Identifies the signed-in account: site ids are only unique within one service and user. */
+    private readonly account: () => string | undefined,
+  ) {}
+
+  private key(siteId: string): string | undefined {
+    const acc = this.account();
+    return acc ? `${acc}#${siteId}` : undefined;
+  }
+
+  private all(): Record<string, string> {
+    return { ...(this.state.get<Record<string, string>>(STATE_KEY) ?? {}) };
+  }
+
+  /** The folder mapped to a site in this workspace, if any. */
+  get(siteId: string): vscode.Uri | undefined {
+    const k = this.key(siteId);
+    const s = k ? this.all()[k] : undefined;
+    if (!s) return undefined;
+    try {
+      return vscode.Uri.parse(s, true);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async set(siteId: string, folder: vscode.Uri | undefined): Promise<void> {
+    const k = this.key(siteId);
+    if (!k) throw new Error('Sign in before mapping a site to a folder.');
+    const all = this.all();
+    if (folder) all[k] = folder.toString();
+    else delete all[k];
+    await this.state.update(STATE_KEY, all);
+    this._onDidChange.fire(siteId);
+  }
+
+  /** Site ids of the current account with a mapped folder. */
+  mapped(): { siteId: string; folder: vscode.Uri }[] {
+    const acc = this.account();
+    if (!acc) return [];
+    const out: { siteId: string; folder: vscode.Uri }[] = [];
+    for (const [k, v] of Object.entries(this.all())) {
+      if (!k.startsWith(`${acc}#`)) continue;
+      try {
+        out.push({ siteId: k.slice(acc.length + 1), folder: vscode.Uri.parse(v, true) });
+      } catch {
+        // a damaged entry: ignored
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Asks for the folder of a site: the workspace folders (the first one first), then "Choose
+   * Another Folder…" (a folder dialog that opens on the first workspace folder). Saves and
+   * returns the choice; undefined when the user cancels.
+   */
+  async ask(site: Site, reason?: string): Promise<vscode.Uri | undefined> {
+    const current = this.get(site.id);
+    const ws = vscode.workspace.workspaceFolders ?? [];
+    type Item = vscode.QuickPickItem & { uri?: vscode.Uri; browse?: boolean };
+    const items: Item[] = ws.map((f, i) => ({
+      label: `$(root-folder) ${f.name}`,
+      description: f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.toString(),
+      detail: [i === 0 ? 'First workspace folder' : '', current?.toString() === f.uri.toString() ? 'Current mapping' : ''].filter(Boolean).join(' · ') || undefined,
+      uri: f.uri,
+    }));
+    if (current && !ws.some((f) => f.uri.toString() === current.toString())) {
+      items.unshift({ label: `$(folder) ${current.path.split('/').pop() || current.path}`, description: current.scheme === 'file' ? current.fsPath : current.toString(), detail: 'Current mapping', uri: current });
+    }
+    items.push({ label: '$(folder-opened) Choose Another Folder…', browse: true });
+    const name = displayText(site.name || site.id);
+    let chosen: vscode.Uri | undefined;
+    if (ws.length === 0 && !current) {
+      chosen = await this.browse(name, undefined);
+    } else {
+      const pick = await vscode.window.showQuickPick(items, {
+        title: `Local folder of “${name}”`,
+        placeHolder: reason ?? `Which local folder holds the working files of “${name}”? Revision paths are resolved inside it.`,
+        ignoreFocusOut: true,
+      });
+      if (!pick) return undefined;
+      chosen = pick.browse ? await this.browse(name, current ?? ws[0]?.uri) : pick.uri;
+    }
+    if (!chosen) return undefined;
+    await this.set(site.id, chosen);
+    return chosen;
+  }
+
+  private async browse(name: string, defaultUri: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
+    const picked = await vscode.window.showOpenDialog({
+      canSelectFiles: false,
+      canSelectFolders: true,
+      canSelectMany: false,
+      ...(defaultUri ? { defaultUri } : {}),
+      openLabel: 'Map Folder',
+      title: `Local folder of “${name}”`,
+    });
+    return picked?.[0];
+  }
+
+  /** The mapped folder, asking once when there is none (undefined: the user cancelled). */
+  async ensure(site: Site, reason?: string): Promise<vscode.Uri | undefined> {
+    return this.get(site.id) ?? (await this.ask(site, reason));
+  }
+
+  /**
+   * The working file of a revision path inside a folder. Refuses (with a message naming the path)
+   * anything that could leave the folder: see safeSegments.
+   */
+  static resolve(folder: vscode.Uri, rawPath: string): WorkingFile {
+    const safe = safeSegments(rawPath);
+    if (!safe.ok) return { ok: false, reason: safe.reason };
+    const joined = joinInside(folder.path, safe.segments);
+    if (!joined) return { ok: false, reason: `The revision path ${quotePath(rawPath)} would leave the local folder, so it is refused.` };
+    const uri = folder.with({ path: joined });
+    if (!FolderMapping.contains(folder, uri)) return { ok: false, reason: `The revision path ${quotePath(rawPath)} would leave the local folder, so it is refused.` };
+    return { ok: true, uri, folder };
+  }
+
+  /** Whether `uri` is strictly inside `folder` (same scheme and authority, path below). */
+  static contains(folder: vscode.Uri, uri: vscode.Uri): boolean {
+    return folder.scheme === uri.scheme && folder.authority.toLowerCase() === uri.authority.toLowerCase() && isInside(folder.path, uri.path, caseInsensitive(folder));
+  }
+
+  /**
+   * The sites whose mapped folder contains a local file, deepest folder first, with the file's
+   * path relative to that folder (as segments).
+   */
+  sitesContaining(file: vscode.Uri): { siteId: string; folder: vscode.Uri; segments: string[] }[] {
+    const out: { siteId: string; folder: vscode.Uri; segments: string[] }[] = [];
+    for (const { siteId, folder } of this.mapped()) {
+      if (folder.scheme !== file.scheme || folder.authority.toLowerCase() !== file.authority.toLowerCase()) continue;
+      const segments = relativeSegments(folder.path, file.path, caseInsensitive(folder));
+      if (segments) out.push({ siteId, folder, segments });
+    }
+    return out.sort((a, b) => b.folder.path.length - a.folder.path.length);
+  }
+
+  dispose(): void {
+    this._onDidChange.dispose();
+  }
+}

@@ -1,0 +1,230 @@
+// The nodes the revisions feature puts under each site of the Sites view: the local folder of
+// the site, folders, files, revisions, "Load more…", and state messages (empty, error + retry).
+import * as vscode from 'vscode';
+import type { Site } from '../api/types';
+import { TreeNode } from '../tree/node';
+import type { FileEntry, FolderEntry } from './folders';
+import { displayText } from './folders';
+import type { RevisionItem } from './store';
+import { formatLocal, formatUtc, relativeTime } from './time';
+
+/** A revision with everything the commands need. */
+export interface RevisionRef {
+  site: Site;
+  /** The exact path the service sent. */
+  path: string;
+  item: RevisionItem;
+  /** Epoch ms, undefined when the date could not be read. */
+  time: number | undefined;
+}
+
+/** What the nodes ask of the feature (implemented by RevisionsController). */
+export interface NodeHost {
+  folderChildren(node: FolderNode | TreeNode, site: Site, folder: FolderEntry): TreeNode[];
+  fileChildren(node: FileNode): Promise<TreeNode[]>;
+  isSelectedForCompare(ref: RevisionRef): boolean;
+}
+
+const id = (...parts: string[]) => JSON.stringify(parts);
+
+/** The file name of a raw path, for titles and messages. */
+export function fileName(path: string): string {
+  const segs = path.split('/').filter(Boolean);
+  return displayText(segs[segs.length - 1] ?? path) || '(empty name)';
+}
+
+/** `3 days ago, alice` (the author is left out when the service sent none). */
+export function whenAndWho(ref: Pick<RevisionRef, 'time' | 'item'>, now = Date.now()): string {
+  const when = ref.time === undefined ? displayText(ref.item.date) || 'unknown date' : relativeTime(ref.time, now);
+  const who = displayText(ref.item.author).trim();
+  return who ? `${when}, ${who}` : when;
+}
+
+/** The exact date, UTC and local (or the text as sent when it is not a date). */
+export function exactDate(ref: Pick<RevisionRef, 'time' | 'item'>): string {
+  if (ref.time === undefined) return `${displayText(ref.item.date) || 'no date'} (not a date)`;
+  return localIsUtc(ref.time) ? formatUtc(ref.time) : `${formatUtc(ref.time)} · ${formatLocal(ref.time)} local`;
+}
+
+/** Whether this machine's time zone is UTC at that moment (then the local date adds nothing). */
+function localIsUtc(time: number): boolean {
+  return new Date(time).getTimezoneOffset() === 0;
+}
+
+/** Tooltip of a revision; every server string goes in with appendText (escaped). */
+export function revisionTooltip(ref: RevisionRef, now = Date.now()): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  md.appendMarkdown('**').appendText(fileName(ref.path)).appendMarkdown('** — revision ').appendText(ref.item.id).appendMarkdown('\n\n');
+  md.appendMarkdown('$(history) ').appendText(ref.time === undefined ? 'unknown date' : relativeTime(ref.time, now));
+  if (ref.item.author) md.appendMarkdown(' · $(person) ').appendText(ref.item.author);
+  md.appendMarkdown('\n\n');
+  if (ref.time === undefined) md.appendText(`Date as sent: ${ref.item.date || '(none)'}`).appendMarkdown('\n\n');
+  else {
+    md.appendText(formatUtc(ref.time)).appendMarkdown(localIsUtc(ref.time) ? '\n\n' : '  \n');
+    if (!localIsUtc(ref.time)) md.appendText(`${formatLocal(ref.time)} local time`).appendMarkdown('\n\n');
+  }
+  md.appendText(`Path: ${ref.path}`);
+  return md;
+}
+
+export interface MessageOptions {
+  icon?: string;
+  color?: string;
+  description?: string;
+  tooltip?: string;
+  command?: vscode.Command;
+  contextValue?: string;
+  id?: string;
+}
+
+/** A one-line state: empty, error (with a retry), hidden revisions… */
+export class MessageNode extends TreeNode {
+  constructor(
+    parent: TreeNode | undefined,
+    readonly label: string,
+    readonly options: MessageOptions = {},
+  ) {
+    super(parent);
+  }
+  getTreeItem(): vscode.TreeItem {
+    const o = this.options;
+    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.None);
+    if (o.id) item.id = o.id;
+    if (o.icon) item.iconPath = new vscode.ThemeIcon(o.icon, o.color ? new vscode.ThemeColor(o.color) : undefined);
+    if (o.description) item.description = o.description;
+    if (o.tooltip) item.tooltip = o.tooltip;
+    if (o.command) item.command = o.command;
+    item.contextValue = o.contextValue ?? 'revisionMessage';
+    return item;
+  }
+}
+
+/** The site's local folder (or an invitation to choose one). */
+export class MappingNode extends TreeNode {
+  constructor(
+    parent: TreeNode,
+    readonly site: Site,
+    readonly folder: vscode.Uri | undefined,
+  ) {
+    super(parent);
+  }
+  getTreeItem(): vscode.TreeItem {
+    const f = this.folder;
+    const item = new vscode.TreeItem(f ? 'Local folder' : 'Map to a local folder…', vscode.TreeItemCollapsibleState.None);
+    item.id = id('map', this.site.id);
+    item.iconPath = new vscode.ThemeIcon(f ? 'folder-library' : 'folder-opened');
+    if (f) item.description = f.scheme === 'file' ? f.fsPath : f.toString();
+    item.tooltip = f
+      ? `Working files of this site are read from ${f.scheme === 'file' ? f.fsPath : f.toString()}. Click to change.`
+      : 'Choose the local folder that holds the working files of this site: needed to compare revisions with them and to restore revisions.';
+    item.command = { command: 'siteRevisions.mapFolder', title: 'Map Site to Local Folder…', arguments: [this.site.id] };
+    item.contextValue = f ? 'revisionMapping.mapped' : 'revisionMapping';
+    return item;
+  }
+}
+
+export class FolderNode extends TreeNode {
+  constructor(
+    parent: TreeNode,
+    private readonly host: NodeHost,
+    readonly site: Site,
+    readonly folder: FolderEntry,
+  ) {
+    super(parent);
+  }
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.folder.name, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = id('d', this.site.id, this.folder.key);
+    item.iconPath = vscode.ThemeIcon.Folder;
+    // A resource URI lets the file icon theme pick the folder icon; the label stays ours.
+    item.resourceUri = vscode.Uri.from({ scheme: 'site-revision-tree', path: `/${this.folder.name}` });
+    item.tooltip = `${this.folder.key}\n${this.folder.fileCount} file${this.folder.fileCount === 1 ? '' : 's'} with revisions`;
+    item.contextValue = 'revisionFolder';
+    return item;
+  }
+  getChildren(): TreeNode[] {
+    return this.host.folderChildren(this, this.site, this.folder);
+  }
+}
+
+export class FileNode extends TreeNode {
+  constructor(
+    parent: TreeNode,
+    private readonly host: NodeHost,
+    readonly site: Site,
+    readonly file: FileEntry,
+    readonly flat: boolean,
+  ) {
+    super(parent);
+  }
+  get path(): string {
+    return this.file.path;
+  }
+  getTreeItem(): vscode.TreeItem {
+    const f = this.file;
+    const item = new vscode.TreeItem(this.flat ? f.displayPath : f.name, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = id('f', this.site.id, f.path);
+    item.iconPath = vscode.ThemeIcon.File;
+    item.resourceUri = vscode.Uri.from({ scheme: 'site-revision-tree', path: `/${f.name}` });
+    // Two raw paths shown alike (`a.php`, `/a.php`): the exact path tells them apart.
+    if (f.ambiguous) item.description = JSON.stringify(f.path);
+    item.tooltip = `Path as stored: ${JSON.stringify(f.path)}`;
+    item.contextValue = 'revisionFile';
+    return item;
+  }
+  getChildren(): Promise<TreeNode[]> {
+    return this.host.fileChildren(this);
+  }
+}
+
+export class RevisionNode extends TreeNode {
+  constructor(
+    parent: FileNode | TreeNode | undefined,
+    private readonly host: NodeHost,
+    readonly ref: RevisionRef,
+    readonly hasPrevious: boolean,
+    /** The default click: compare with the working file when it exists, else open. */
+    readonly workingExists: boolean,
+  ) {
+    super(parent);
+  }
+  getTreeItem(): vscode.TreeItem {
+    const r = this.ref;
+    const now = Date.now();
+    const label = r.time === undefined ? displayText(r.item.date) || 'unknown date' : relativeTime(r.time, now);
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    item.id = id('r', r.site.id, r.path, r.item.id);
+    const selected = this.host.isSelectedForCompare(r);
+    const author = displayText(r.item.author);
+    item.description = selected ? `${author}${author ? ' · ' : ''}selected for compare` : author;
+    item.tooltip = revisionTooltip(r, now);
+    item.iconPath = new vscode.ThemeIcon(selected ? 'pass-filled' : 'history');
+    item.contextValue = ['revision', this.hasPrevious ? 'hasPrevious' : '', this.workingExists ? 'working' : ''].filter(Boolean).join('.');
+    item.command = this.workingExists
+      ? { command: 'siteRevisions.compareWithWorking', title: 'Compare with Working File', arguments: [this] }
+      : { command: 'siteRevisions.openRevision', title: 'Open Revision', arguments: [this] };
+    item.accessibilityInformation = { label: `Revision ${r.item.id}, ${whenAndWho(r, now)}` };
+    return item;
+  }
+}
+
+export class LoadMoreNode extends TreeNode {
+  constructor(
+    readonly parentFile: FileNode,
+    readonly remaining: number,
+    readonly next: number,
+  ) {
+    super(parentFile);
+  }
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+    item.id = id('more', this.parentFile.site.id, this.parentFile.path);
+    item.description = `${this.next} more of ${this.remaining} not shown`;
+    item.iconPath = new vscode.ThemeIcon('more');
+    item.contextValue = 'revisionLoadMore';
+    item.command = { command: 'siteRevisions.loadMoreRevisions', title: 'Load More Revisions', arguments: [this] };
+    return item;
+  }
+}

@@ -1,0 +1,96 @@
+// Pure (no `vscode`): turning a revision path from the service into a location inside the local
+// folder mapped to the site. The path is data from a remote party: nothing in it may reach
+// outside the mapped folder, so anything that could (or that means something different on
+// another platform) is refused with an error naming the path, never "cleaned up".
+
+export type SafeSegments = { ok: true; segments: string[] } | { ok: false; reason: string };
+
+// Names Windows reserves in every folder (with or without an extension).
+const WIN_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
+
+/** Shows a hostile path in a message without letting it break the message. */
+export function quotePath(raw: string): string {
+  return JSON.stringify(raw.length > 200 ? raw.slice(0, 200) + '…' : raw).replace(/[\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * The relative segments of a revision path, or why it is refused. Refused: empty paths, NUL and
+ * other control characters, lone surrogates (no file name can hold them), backslashes (a separator on Windows), absolute paths (`/x`, `//host`),
+ * drive letters and any `:` (drive-relative paths, NTFS streams), `..` segments (even when they
+ * would stay inside) and names Windows would silently change (trailing dot or space, reserved
+ * device names like `CON`). `.` segments and repeated `/` are harmless and dropped.
+ */
+export function safeSegments(raw: string): SafeSegments {
+  const refuse = (why: string): SafeSegments => ({ ok: false, reason: `The revision path ${quotePath(raw)} ${why}, so it cannot be mapped to a file in the local folder.` });
+  if (typeof raw !== 'string' || raw === '') return { ok: false, reason: 'The revision has an empty path, so it cannot be mapped to a file in the local folder.' };
+  if (/[\u0000-\u001f\u007f]/.test(raw)) return refuse('contains a control character (such as NUL)');
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(raw)) return refuse('contains an invalid character (a lone surrogate)');
+  if (raw.includes('\\')) return refuse('contains a backslash');
+  if (raw.startsWith('/')) return refuse('is absolute');
+  if (/^[a-zA-Z]:/.test(raw)) return refuse('starts with a drive letter');
+  if (raw.includes(':')) return refuse('contains a colon');
+  const segments: string[] = [];
+  for (const seg of raw.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') return refuse('goes up a folder (..)');
+    if (/^[. ]+$/.test(seg)) return refuse(`has a segment made only of dots or spaces (${quotePath(seg)})`);
+    if (/[. ]$/.test(seg)) return refuse(`has a name ending with a dot or a space (${quotePath(seg)})`);
+    if (WIN_RESERVED.test(seg)) return refuse(`uses a reserved device name (${quotePath(seg)})`);
+    if (/[<>"|?*]/.test(seg)) return refuse(`contains a character not allowed in file names (${quotePath(seg)})`);
+    segments.push(seg);
+  }
+  if (!segments.length) return refuse('names no file');
+  return { ok: true, segments };
+}
+
+/**
+ * Joins checked segments to a folder path (`/`-separated, as in a URI path) and checks the
+ * result is strictly inside the folder — a second line of defence after `safeSegments`.
+ */
+export function joinInside(folderPath: string, segments: readonly string[]): string | undefined {
+  const base = folderPath.endsWith('/') ? folderPath.slice(0, -1) : folderPath;
+  const joined = `${base}/${segments.join('/')}`;
+  return isInside(base, joined) ? joined : undefined;
+}
+
+/**
+ * Whether `candidate` is strictly below `folder` (both `/`-separated, absolute). Compares path
+ * segments after resolving `.` and `..` lexically, so `/a/b/../../c` is not inside `/a`.
+ * With `caseInsensitive` (Windows, macOS default), letters compare without case.
+ */
+export function isInside(folder: string, candidate: string, caseInsensitive = false): boolean {
+  const norm = (p: string) => {
+    const out: string[] = [];
+    for (const s of p.split('/')) {
+      if (s === '' || s === '.') continue;
+      if (s === '..') {
+        if (!out.length) return undefined;
+        out.pop();
+      } else out.push(caseInsensitive ? s.toLowerCase() : s);
+    }
+    return out;
+  };
+  const f = norm(folder);
+  const c = norm(candidate);
+  if (!f || !c || c.length <= f.length) return false;
+  return f.every((s, i) => s === c[i]);
+}
+
+/**
+ * The revision path of a local file: its segments relative to the mapped folder, or undefined
+ * when the file is not below it. Used to find a working file's revisions.
+ */
+export function relativeSegments(folder: string, file: string, caseInsensitive = false): string[] | undefined {
+  const split = (p: string) => p.split('/').filter((s) => s !== '' && s !== '.');
+  const f = split(folder);
+  const c = split(file);
+  if (c.length <= f.length || f.some((s) => s === '..') || c.some((s) => s === '..')) return undefined;
+  const eq = (a: string, b: string) => (caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b);
+  if (!f.every((s, i) => eq(s, c[i]!))) return undefined;
+  return c.slice(f.length);
+}
+
+/** The segments by which a service path would match a local file (lenient: display only). */
+export function matchSegments(raw: string): string[] {
+  return raw.split('/').filter((s) => s !== '' && s !== '.');
+}
