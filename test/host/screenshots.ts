@@ -27,6 +27,8 @@ export type Step =
   | { command: string }
   /** Wait until a CSS selector is visible (e.g. ".monaco-diff-editor"). */
   | { waitFor: string }
+  /** Hover a row and click one of its inline actions, by the start of its aria-label. */
+  | { action: { row: string | RegExp; label: string } }
   /** Wait this many milliseconds (let an animation or a request finish). */
   | { pause: number };
 
@@ -45,6 +47,21 @@ export const THEMES = {
 
 export const SHOTS: Shot[] = [
   { name: 'sites', steps: [{ open: 'Site Revisions' }, { row: 'Acme Corporate' }, { pause: 1000 }] },
+  {
+    name: 'revisions',
+    steps: [{ open: 'Site Revisions' }, { expand: 'Acme Corporate' }, { expand: /^index\.php/ }, { row: /ago/ }, { pause: 800 }],
+  },
+  {
+    name: 'diff',
+    steps: [
+      { open: 'Site Revisions' },
+      { expand: 'Acme Corporate' },
+      { expand: /^index\.php/ },
+      { action: { row: /ago/, label: 'Compare with Previous' } },
+      { waitFor: '.monaco-diff-editor' },
+      { pause: 1500 },
+    ],
+  },
   { name: 'site-editor', steps: [{ open: 'Site Revisions' }, { row: 'Acme Corporate' }, { command: 'Site Revisions: New Site…' }, { waitFor: 'iframe.webview' }, { pause: 2500 }] },
 ]
 
@@ -55,6 +72,11 @@ async function runStep(wb: Workbench, step: Step): Promise<void> {
   else if ('expand' in step) await wb.expandRow(step.expand);
   else if ('command' in step) await wb.runCommand(step.command);
   else if ('waitFor' in step) await wb.waitFor(step.waitFor);
+  else if ('action' in step) {
+    const row = await wb.waitForRow(step.action.row);
+    await row.hover();
+    await row.locator(`.action-label[aria-label^="${step.action.label}"]`).first().click();
+  }
   else await wb.page.waitForTimeout(step.pause);
 }
 

@@ -4,9 +4,10 @@ import fc from 'fast-check';
 import { parseRevisionUriComponents, revisionUriComponents } from '../../src/revisions/uri';
 
 describe('revisions: revision URIs', () => {
-  it('ends with the file name (language mode) and carries the exact path', () => {
+  it('has the file path as its path (language mode, breadcrumbs), ids and the exact path in the query', () => {
     const c = revisionUriComponents({ siteId: '3', revisionId: '1004', path: 'includes/db.php' });
-    assert.equal(c.path, '/3/1004/includes/db.php');
+    assert.equal(c.path, '/includes/db.php');
+    assert.equal(c.query, 's=3&r=1004&p=includes%2Fdb.php');
     assert.deepEqual(parseRevisionUriComponents(c.path, c.query), { siteId: '3', revisionId: '1004', path: 'includes/db.php' });
   });
 
@@ -17,7 +18,7 @@ describe('revisions: revision URIs', () => {
       assert.ok(!/[\u0000-\u001f]/.test(c.path));
       assert.deepEqual(parseRevisionUriComponents(c.path, c.query), { siteId: '1', revisionId: '2', path: p });
     }
-    assert.equal(revisionUriComponents({ siteId: '1', revisionId: '2', path: '../../etc/passwd' }).path, '/1/2/\u2025/\u2025/etc/passwd');
+    assert.equal(revisionUriComponents({ siteId: '1', revisionId: '2', path: '../../etc/passwd' }).path, '/\u2025/\u2025/etc/passwd');
   });
 
   it('encodes ids that contain / or %', () => {
@@ -25,11 +26,12 @@ describe('revisions: revision URIs', () => {
     assert.deepEqual(parseRevisionUriComponents(c.path, c.query), { siteId: 'a/b', revisionId: '50%', path: 'x.txt' });
   });
 
-  it('refuses what is not a revision; falls back to the display path without a query', () => {
-    assert.equal(parseRevisionUriComponents('/1/2', ''), undefined);
-    assert.equal(parseRevisionUriComponents('/1/2/', ''), undefined);
-    assert.equal(parseRevisionUriComponents('/1/%E0%A4%A/x', 'p=x'), undefined);
-    assert.deepEqual(parseRevisionUriComponents('/1/2/a/b.txt', ''), { siteId: '1', revisionId: '2', path: 'a/b.txt' });
+  it('refuses what is not a revision; falls back to the display path without a raw path', () => {
+    assert.equal(parseRevisionUriComponents('/a/b.txt', ''), undefined);
+    assert.equal(parseRevisionUriComponents('/a/b.txt', 's=1&p=x'), undefined);
+    assert.equal(parseRevisionUriComponents('/', 's=1&r=2'), undefined);
+    assert.equal(parseRevisionUriComponents('/x', 's=1&r=%E0%A4%A&p=x'), undefined);
+    assert.deepEqual(parseRevisionUriComponents('/a/b.txt', 's=1&r=2'), { siteId: '1', revisionId: '2', path: 'a/b.txt' });
   });
 
   it('round-trips any path and ids (property)', () => {
