@@ -3,7 +3,8 @@
 // It brings the Node the project needs (>= 22, like current VS Code) from the npm registry
 // when the machine's Node is older, then runs the task with it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -79,10 +80,10 @@ async function mocha(dirs, { timeout = 20000, grep } = {}) {
   });
 }
 
-function integration(extra = []) {
-  const resultFile = path.join(root, '.test-runs', 'integration-results.json');
+function integration(extra = [], { script = 'out/test/host/run.js', results = 'integration-results.json' } = {}) {
+  const resultFile = path.join(root, '.test-runs', results);
   rmSync(resultFile, { force: true });
-  const status = sh(process.execPath, [path.join(root, 'out/test/host/run.js'), '--results', resultFile, ...extra]);
+  const status = sh(process.execPath, [path.join(root, script), '--results', resultFile, ...extra]);
   let counts = { passed: 0, failed: 1 };
   if (existsSync(resultFile)) {
     const r = JSON.parse(readFileSync(resultFile, 'utf8'));
@@ -130,7 +131,10 @@ async function main() {
       console.log(`\nunit: ${u.passed} passed, ${u.failed} failed`);
       const i = integration(rest);
       console.log(`integration: ${i.passed} passed, ${i.failed} failed`);
-      const all = { passed: u.passed + i.passed, failed: u.failed + i.failed };
+      // The packaged .vsix installed into code-server, Smoke suite (test/host/vsix.ts; ~15-25 s).
+      const v = integration([], { script: 'out/test/host/vsix.js', results: 'vsix-results.json' });
+      console.log(`vsix smoke: ${v.passed} passed, ${v.failed} failed`);
+      const all = { passed: u.passed + i.passed + v.passed, failed: u.failed + i.failed + v.failed };
       closing('total', all);
       process.exit(all.failed ? 1 : 0);
       break;
@@ -158,8 +162,29 @@ async function main() {
       break;
     }
     case 'package': {
-      bundle(true);
-      process.exit(sh(bin('vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '-o', 'site-revisions.vsix', ...rest]));
+      // `npm run package [OUT.vsix] [vsce options]`. The .vsix holds only what .vscodeignore lets
+      // through (test/unit/package.test.ts checks it). It is built in a private copy of the
+      // working tree with its own production bundle, so dist/ (the development bundle) is left
+      // alone and a concurrent `node esbuild.mjs` cannot slip an unminified bundle into it.
+      // No repository is published, hence --allow-missing-repository; relative links in the README
+      // stay relative (the details page in VS Code resolves them inside the installed extension).
+      const out = path.resolve(root, rest[0] && !rest[0].startsWith('-') ? rest.shift() : 'site-revisions.vsix');
+      const stage = mkdtempSync(path.join(tmpdir(), 'site-revisions-package-'));
+      let status;
+      try {
+        const skip = new Set(['.git', 'node_modules', '.cache', '.test-runs', 'dist']);
+        for (const name of readdirSync(root)) {
+          if (skip.has(name) || name.endsWith('.vsix')) continue;
+          cpSync(path.join(root, name), path.join(stage, name), { recursive: true, verbatimSymlinks: true });
+        }
+        // esbuild resolves the bundled dependencies from here; vsce ignores it (`**` in .vscodeignore).
+        symlinkSync(path.join(root, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
+        must(process.execPath, ['esbuild.mjs', '--production'], { cwd: stage });
+        status = sh(bin('vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', out, ...rest], { cwd: stage });
+      } finally {
+        rmSync(stage, { recursive: true, force: true });
+      }
+      process.exit(status);
       break;
     }
     default:

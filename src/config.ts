@@ -1,5 +1,6 @@
 // The one typed entry point to the extension's settings.
 import * as vscode from 'vscode';
+import type { ProxySettings } from './net/proxy';
 
 export const SECTION = 'siteRevisions';
 
@@ -29,6 +30,23 @@ export function readSettings(): Settings {
     revisionPageSize: Math.round(clamp(c.get('revisions.pageSize'), 5, 1000, 50)),
     hideIdenticalRevisions: c.get<boolean>('revisions.hideIdenticalToWorkingFile') === true,
     cacheSizeBytes: clamp(c.get('revisions.cacheSizeMB'), 1, 1024, 64) * 1024 * 1024,
+  };
+}
+
+/**
+ * VS Code's own proxy settings (section `http`), which the bundled undici does not see through
+ * VS Code's patching; src/net/proxy.ts decides with them. Read on every request.
+ */
+export function readProxySettings(): ProxySettings {
+  const c = vscode.workspace.getConfiguration('http');
+  const noProxy = c.get<unknown>('noProxy');
+  const authorization = c.get<unknown>('proxyAuthorization');
+  return {
+    proxy: String(c.get<unknown>('proxy') ?? '').trim(),
+    noProxy: Array.isArray(noProxy) ? noProxy.filter((e): e is string => typeof e === 'string') : typeof noProxy === 'string' ? [noProxy] : [],
+    strictSSL: c.get<unknown>('proxyStrictSSL') !== false,
+    ...(typeof authorization === 'string' && authorization.trim() ? { authorization: authorization.trim() } : {}),
+    support: String(c.get<unknown>('proxySupport') ?? 'override'),
   };
 }
 

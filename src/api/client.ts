@@ -6,7 +6,7 @@
 // client returns, throws or logs contains the password or the API key.
 
 import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransportError, NetworkError, type ApiErrorKind } from './errors';
-import { buildServiceUrl, HttpTransport, isLoopbackHost, normalizeBaseUrl, type Exchange } from './http';
+import { buildServiceUrl, HttpTransport, isLoopbackHost, normalizeBaseUrl, type Exchange, type ProxyResolver } from './http';
 import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, type CallOptions, type Credentials, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
 import { excerpt, makeRedactor, parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites, type Redactor } from './validate';
 
@@ -29,6 +29,11 @@ export interface ClientOptions {
   rejectUnauthorized?: boolean;
   /** An undici Dispatcher used instead of the client's own Agent (e.g. a ProxyAgent). Not closed by dispose(). */
   dispatcher?: unknown;
+  /**
+   * Asked on every request for the proxy to go through (undefined = direct); the client builds an
+   * undici ProxyAgent for it on first use. Ignored when `dispatcher` is given. See src/net/proxy.ts.
+   */
+  proxy?: ProxyResolver;
   /** One event per attempt, for the log. */
   onEvent?: (e: RequestEvent) => void;
 }
@@ -52,6 +57,8 @@ export interface RequestEvent {
   /** The error's message (already free of secrets). */
   error?: string;
   retryInMs?: number;
+  /** The proxy the attempt went through (scheme://host:port, never its credentials). */
+  via?: string;
 }
 
 /** Display names of the operations (used in messages and events). */
@@ -96,6 +103,7 @@ export class SiteRevisionClient {
       ca: opts.ca,
       rejectUnauthorized: opts.rejectUnauthorized ?? true,
       dispatcher: opts.dispatcher,
+      proxy: opts.proxy,
     });
   }
 
@@ -196,17 +204,17 @@ export class SiteRevisionClient {
       try {
         const reply = await this.transport.send(x);
         const value = parse(parseEnvelope(operation, reply.body, reply.contentType, redact), redact);
-        this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'ok' });
+        this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'ok', ...via(x) });
         return value;
       } catch (e) {
         const err = scrub(toApiError(e, operation, redact), redact);
         if (attempt < maxAttempts && err.retryable && !signal?.aborted) {
           const delay = this.retryDelay(attempt, err);
-          this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'retry', errorKind: err.kind, error: err.message, retryInMs: delay });
+          this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'retry', errorKind: err.kind, error: err.message, retryInMs: delay, ...via(x) });
           await sleep(delay, signal, operation);
           continue;
         }
-        this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'error', errorKind: err.kind, error: err.message });
+        this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'error', errorKind: err.kind, error: err.message, ...via(x) });
         throw err;
       }
     }
@@ -269,6 +277,10 @@ function nonNegative(name: string, v: number | undefined, dflt: number): number 
   if (v === undefined) return dflt;
   if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v)) throw new TypeError(`${name} must be zero or more.`);
   return v;
+}
+
+function via(x: Exchange): { via?: string } {
+  return x.via ? { via: x.via } : {};
 }
 
 function elapsed(started: number): number {

@@ -2,7 +2,9 @@
 //
 // - undici is loaded lazily (`await import('undici')`) on the first request, never when this
 //   module is imported, so activating the extension does not pay for it.
-// - One undici Agent per client (keep-alive, one pool per origin); closed by close().
+// - One undici Agent per client (keep-alive, one pool per origin); closed by close(). When the
+//   client has a proxy resolver (src/net/proxy.ts), each request asks it for a route and goes
+//   through an undici ProxyAgent for that proxy instead (also built on first use, also closed).
 // - Redirects are never followed (undici's `request` does not follow them and we do not ask it
 //   to): every 3xx becomes a RedirectError, same origin or not. Following one would re-send the
 //   form body, which carries the password, to wherever the Location points.
@@ -11,7 +13,7 @@
 
 import * as tls from 'node:tls';
 import type { Dispatcher } from 'undici';
-import { ApiError, AuthError, CancelledError, HttpStatusError, InvalidReplyError, NetworkError, RedirectError, TimeoutError } from './errors';
+import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransportError, InvalidReplyError, NetworkError, RedirectError, TimeoutError } from './errors';
 import { excerpt, parseRetryAfter, type Redactor } from './validate';
 
 type Undici = typeof import('undici');
@@ -73,11 +75,30 @@ export function buildServiceUrl(base: URL, path: string, query: readonly (readon
   return `${base.origin}${prefix}${path}${qs ? `?${qs}` : ''}`;
 }
 
+/** A request's way through an HTTP(S) proxy. */
+export interface ProxyRoute {
+  /** http(s)://[user:password@]host:port of the proxy (userinfo becomes Proxy-Authorization: Basic). */
+  url: string;
+  /** The proxy without credentials, for messages and the log; default: derived from `url`. */
+  display?: string;
+  /** false: certificates are not verified, neither the proxy's nor (through it) the service's. */
+  strictSSL: boolean;
+  /** Proxy-Authorization header value (takes precedence over the URL's user:password). */
+  authorization?: string;
+}
+
+/**
+ * Chooses the route of each request: a ProxyRoute, or undefined to go direct. May throw a
+ * TypeError (a message free of credentials) when the proxy configuration is unusable.
+ */
+export type ProxyResolver = (target: URL) => ProxyRoute | undefined;
+
 export interface TransportOptions {
   maxResponseBytes: number;
   ca?: string;
   rejectUnauthorized: boolean;
   dispatcher?: unknown;
+  proxy?: ProxyResolver;
 }
 
 /** One attempt of one request. `status` is filled in as soon as the headers arrive (for the log). */
@@ -91,6 +112,8 @@ export interface Exchange {
   timeoutMs: number;
   redact: Redactor;
   status?: number;
+  /** Set by the transport when the request went through a proxy: the proxy without credentials. */
+  via?: string;
 }
 
 export interface Reply {
@@ -109,6 +132,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 
 export class HttpTransport {
   private agent: Dispatcher | undefined;
+  private proxy: { key: string; agent: Dispatcher } | undefined;
 
   constructor(private readonly opts: TransportOptions) {}
 
@@ -123,6 +147,7 @@ export class HttpTransport {
       throw new NetworkError(operation, 'ENOUNDICI', 'the HTTP library could not be loaded; reinstall the extension', e);
     }
     if (x.signal?.aborted) throw new CancelledError(operation);
+    const dispatcher = this.dispatcher(undici, x);
 
     const ctrl = new AbortController();
     let timedOut = false;
@@ -136,7 +161,7 @@ export class HttpTransport {
       if (x.signal?.aborted) return new CancelledError(operation);
       if (timedOut) return new TimeoutError(operation, x.timeoutMs);
       if (e instanceof ApiError) return e;
-      return networkError(operation, x.url, e, x.redact, x.timeoutMs);
+      return x.via ? proxyNetworkError(operation, x.url, x.via, e, x.redact, x.timeoutMs) : networkError(operation, x.url, e, x.redact, x.timeoutMs);
     };
 
     try {
@@ -152,7 +177,7 @@ export class HttpTransport {
           headers,
           body: x.body,
           signal: ctrl.signal,
-          dispatcher: this.dispatcher(undici),
+          dispatcher,
           // Our own timer is the authority; these only make sure undici never waits longer.
           headersTimeout: x.timeoutMs + 1000,
           bodyTimeout: x.timeoutMs + 1000,
@@ -215,8 +240,54 @@ export class HttpTransport {
     return { status, body, contentType };
   }
 
-  private dispatcher(undici: Undici): Dispatcher {
+  /** The dispatcher of one request: the caller's, a ProxyAgent for the route the resolver picks, or the own Agent. */
+  private dispatcher(undici: Undici, x: Exchange): Dispatcher {
     if (this.opts.dispatcher) return this.opts.dispatcher as Dispatcher;
+    let route: ProxyRoute | undefined;
+    if (this.opts.proxy) {
+      try {
+        route = this.opts.proxy(new URL(x.url));
+      } catch (e) {
+        const msg = e instanceof Error ? e.message : String(e);
+        throw new NetworkError(x.operation, 'EPROXYCONFIG', x.redact(msg.replace(/\.$/, '')), e);
+      }
+    }
+    if (!route) return this.directAgent(undici);
+
+    const proxyUrl = new URL(route.url);
+    const display = route.display ?? `${proxyUrl.protocol}//${proxyUrl.host}`;
+    // The loopback-only rule for plain http holds through a proxy too: the proxy would see the
+    // form body (and the password in it) unless it is on this machine as well.
+    const target = new URL(x.url);
+    if (target.protocol === 'http:' && !isLoopbackHost(proxyUrl.hostname)) {
+      throw new InsecureTransportError(x.operation, `${target.origin} through the proxy ${display}`);
+    }
+    x.via = display;
+    const key = JSON.stringify([route.url, route.strictSSL, route.authorization ?? '']);
+    if (this.proxy?.key !== key) {
+      const previous = this.proxy?.agent;
+      const tlsOptions = (verify: boolean): Record<string, unknown> => ({
+        rejectUnauthorized: verify,
+        ...(this.opts.ca ? { ca: [...defaultCertificates(), this.opts.ca] } : {}),
+      });
+      const agent = new undici.ProxyAgent({
+        uri: route.url,
+        ...(route.authorization ? { token: route.authorization } : {}),
+        // Plain http (to this machine only) is forwarded in absolute form, as curl does; https is tunnelled with CONNECT.
+        proxyTunnel: false,
+        proxyTls: tlsOptions(route.strictSSL),
+        requestTls: tlsOptions(route.strictSSL && this.opts.rejectUnauthorized),
+        keepAliveTimeout: 10_000,
+        keepAliveMaxTimeout: 60_000,
+      });
+      this.proxy = { key, agent };
+      // Requests in flight on the previous proxy finish; it is closed behind them.
+      if (previous) void closeDispatcher(previous);
+    }
+    return this.proxy.agent;
+  }
+
+  private directAgent(undici: Undici): Dispatcher {
     if (!this.agent) {
       const connect: Record<string, unknown> = { rejectUnauthorized: this.opts.rejectUnauthorized };
       // `ca` replaces Node's trust store: keep the default CAs and add the extra ones.
@@ -226,18 +297,23 @@ export class HttpTransport {
     return this.agent;
   }
 
-  /** Closes the Agent (waits up to 2 s for requests in flight, then destroys it). A later request makes a new one. */
+  /** Closes the Agent and the ProxyAgent (waits up to 2 s for requests in flight, then destroys them). A later request makes new ones. */
   async close(): Promise<void> {
-    const agent = this.agent;
+    const agents = [this.agent, this.proxy?.agent].filter((a): a is Dispatcher => !!a);
     this.agent = undefined;
-    if (!agent) return;
-    let timer: NodeJS.Timeout | undefined;
-    const graceful = agent.close().then(() => true, () => false);
-    const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 2000)));
-    const closed = await Promise.race([graceful, late]);
-    clearTimeout(timer);
-    if (!closed) await agent.destroy().catch(() => undefined);
+    this.proxy = undefined;
+    await Promise.all(agents.map(closeDispatcher));
   }
+}
+
+/** Closes a dispatcher gracefully (up to 2 s for requests in flight), then destroys it. */
+async function closeDispatcher(agent: Dispatcher): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const graceful = agent.close().then(() => true, () => false);
+  const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 2000)));
+  const closed = await Promise.race([graceful, late]);
+  clearTimeout(timer);
+  if (!closed) await agent.destroy().catch(() => undefined);
 }
 
 function defaultCertificates(): string[] {
@@ -327,6 +403,43 @@ export function errorCode(e: unknown, depth = 0): string | undefined {
     if (c) return c;
   }
   return undefined;
+}
+
+/** Errors of the connection to the proxy itself (when a request goes through one, that is the only connection made). */
+const PROXY_CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'ETIMEDOUT', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** All messages of an error and its causes (for undici's proxy errors, which carry the status only in the text). */
+function messagesOf(e: unknown, depth = 0): string {
+  if (!e || typeof e !== 'object' || depth > 4) return '';
+  const { message, cause } = e as { message?: unknown; cause?: unknown };
+  return `${typeof message === 'string' ? message : ''}\n${messagesOf(cause, depth + 1)}`;
+}
+
+/** A NetworkError for a request that went through the proxy `via` (scheme://host:port, no credentials). */
+export function proxyNetworkError(operation: string, url: string, via: string, e: unknown, redact: Redactor, timeoutMs: number): ApiError {
+  const text = messagesOf(e);
+  const status = /Proxy response \((\d{3})\)|Proxy Authentication Required \((\d{3})\)/.exec(text);
+  let origin = 'the service';
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    // keep the generic name
+  }
+  if (status) {
+    const code = Number(status[1] ?? status[2]);
+    if (code === 407) {
+      return new NetworkError(operation, 'EPROXYAUTH', redact(`the proxy ${via} asks for credentials (HTTP 407): set http.proxyAuthorization, or put user:password in the http.proxy URL`), e);
+    }
+    return new NetworkError(operation, 'EPROXYREFUSED', redact(`the proxy ${via} did not open a connection to ${origin} (HTTP ${code}): check that the proxy allows it, or add the host to http.noProxy`), e);
+  }
+  const code = errorCode(e);
+  if (code && PROXY_CONNECT_CODES.has(code)) {
+    if (code === 'UND_ERR_CONNECT_TIMEOUT') return new TimeoutError(operation, timeoutMs);
+    return new NetworkError(operation, code, redact(`could not connect to the proxy ${via} (${code}): check http.proxy (or the https_proxy / http_proxy environment) and that the proxy is running`), e);
+  }
+  const direct = networkError(operation, url, e, redact, timeoutMs);
+  if (direct instanceof NetworkError) return new NetworkError(operation, direct.code, `${direct.message.slice(operation.length + 2)} (through the proxy ${via})`, e);
+  return direct;
 }
 
 const UNTRUSTED_CERT = /SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|CERT_UNTRUSTED|CERT_REJECTED|CERT_SIGNATURE_FAILURE|UNABLE_TO_DECRYPT_CERT|INVALID_CA|CERT_CHAIN_TOO_LONG|INVALID_PURPOSE/;

@@ -6,7 +6,8 @@ import type { Credentials } from '../api/types';
 import { readSettings, setServiceUrl } from '../config';
 import type { Log } from '../log';
 import { describeError } from '../ui/notify';
-import { isLoopbackHost, normaliseServiceUrl, type Session } from './session';
+import { isLoopbackHost } from '../api/http';
+import { normaliseServiceUrl, type Session } from './session';
 
 export interface SignInArgs {
   serviceUrl: string;

@@ -3,9 +3,11 @@
 import * as vscode from 'vscode';
 import { SiteRevisionClient } from '../api/client';
 import { AuthError, isApiError } from '../api/errors';
+import { isLoopbackHost } from '../api/http';
 import type { Credentials } from '../api/types';
-import { readSettings } from '../config';
+import { readProxySettings, readSettings } from '../config';
 import type { Log } from '../log';
+import { proxyResolver } from '../net/proxy';
 import { readCaFile } from '../net/tls';
 
 /** What is remembered outside SecretStorage: never a password or key. */
@@ -37,11 +39,6 @@ export function normaliseServiceUrl(input: string): { url: string } | { error: s
     return { error: 'Plain http is only allowed to this machine (localhost); use https://' };
   }
   return { url: u.origin + u.pathname.replace(/\/+$/, '') };
-}
-
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 export class Session implements vscode.Disposable {
@@ -170,6 +167,8 @@ export class Session implements vscode.Disposable {
       credentials: () => creds,
       timeoutMs: settings.requestTimeoutMs,
       ...(ca ? { ca } : {}),
+      // VS Code's proxy settings and the proxy environment, read on every request.
+      proxy: proxyResolver(readProxySettings, process.env, (text) => this.log.info(text)),
       onEvent: (e) => this.log.debug('request', e),
     });
   }

@@ -1,9 +1,11 @@
 // Runs the integration suites in a real VS Code extension host, headless: code-server +
 // Debian Chromium (playwright-core), with the local service as a separate process.
 //
-//   node out/test/host/run.js --results FILE [--grep PATTERN] [--timeout SECONDS] [--keep] [--no-service]
+//   node out/test/host/run.js --results FILE [--grep PATTERN] [--timeout SECONDS] [--keep] [--no-service] [--vsix FILE]
 //
-// Compile and bundle first (npm run test:integration does both). Exits 0 only when at least one
+// Compile and bundle first (npm run test:integration does both). --vsix FILE tests that package
+// instead of the repository: it is installed with `code-server --install-extension` and a code-less
+// stub stands in as the extension under development (test/host/vsix.ts runs the Smoke suite so). Exits 0 only when at least one
 // test ran and none failed. --keep keeps the run folder (.test-runs/it-*) even on success.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,6 +13,7 @@ import { format, parseArgs } from 'node:util';
 import { startCodeServer } from './codeServer';
 import { Cleanup, integrationOutDir, log, makeRunDir, repoRoot, serviceAvailable, serviceMain, startService, writeJson } from './common';
 import { ensureAll } from './install';
+import { installVsix, writeStubExtension } from './vsix';
 import { openWorkbench } from './workbench';
 import { writeWorkspace } from './workspace';
 
@@ -55,14 +58,17 @@ async function main(): Promise<number> {
       keep: { type: 'boolean', default: false },
       'no-service': { type: 'boolean', default: false },
       echo: { type: 'boolean', default: false },
+      vsix: { type: 'string' },
     },
     strict: true,
   });
+  const vsix = values.vsix ? path.resolve(values.vsix) : undefined;
+  if (vsix && !fs.existsSync(vsix)) throw new Error(`--vsix ${values.vsix}: no such file`);
   const timeoutMs = (values.timeout ? Number(values.timeout) : 600) * 1000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new Error(`bad --timeout ${values.timeout}`);
   const resultsOut = values.results ? path.resolve(values.results) : undefined;
   if (!fs.existsSync(path.join(integrationOutDir, 'index.js'))) throw new Error(`${path.relative(repoRoot, integrationOutDir)}/index.js is missing: compile first (npx tsc -p .)`);
-  if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: bundle first (node esbuild.mjs)');
+  if (!vsix && !fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: bundle first (node esbuild.mjs)');
 
   const cleanup = new Cleanup();
   cleanup.installSignalHandlers();
@@ -89,6 +95,14 @@ async function main(): Promise<number> {
 
     const workspace = path.join(runDir, 'workspace');
     writeWorkspace(workspace);
+    let extensionDevelopmentPath = repoRoot;
+    let installedPath: string | undefined;
+    if (vsix) {
+      const installed = installVsix(runDir, vsix);
+      installedPath = installed.installedPath;
+      extensionDevelopmentPath = writeStubExtension(path.join(runDir, 'stub-extension'));
+      log(`installed ${path.basename(vsix)} into ${path.relative(repoRoot, installed.extensionsDir)}`);
+    }
     const server = await startCodeServer({
       runDir,
       cleanup,
@@ -100,8 +114,10 @@ async function main(): Promise<number> {
         SITE_REVISIONS_TEST_GREP: values.grep,
         SITE_REVISIONS_TEST_WORKSPACE: workspace,
         SITE_REVISIONS_TEST_LOG_MARK: LOG_MARK,
+        SITE_REVISIONS_TEST_INSTALLED_PATH: installedPath,
       },
     });
+    if (installedPath && path.dirname(installedPath) !== server.extensionsDir) throw new Error(`the .vsix was installed into ${path.dirname(installedPath)}, but code-server uses ${server.extensionsDir}`);
     log(`code-server: ${server.url} (pid ${server.pid})`);
 
     let printedAny = false;
@@ -110,7 +126,7 @@ async function main(): Promise<number> {
       folder: workspace,
       runDir,
       cleanup,
-      payload: { extensionDevelopmentPath: repoRoot, extensionTestsPath: integrationOutDir },
+      payload: { extensionDevelopmentPath, extensionTestsPath: integrationOutDir },
       onLog: (_level, args) => {
         // Only the extension host's console, which the suite entry tags with LOG_MARK.
         const first = args[0];

@@ -1,0 +1,85 @@
+// Smoke: the extension as shipped. `node out/test/host/vsix.js` runs this suite against the
+// .vsix installed into code-server (env SITE_REVISIONS_TEST_INSTALLED_PATH names where it went);
+// in the ordinary integration run the same checks apply to the development copy.
+// Only types come from src/: everything checked here is the installed extension's own code.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import type { Site } from '../../src/api/types';
+import { DEMO } from '../server/demo';
+import { EXTENSION_ID, testService, waitFor } from './util';
+
+interface SiteLike {
+  site: Site;
+}
+
+/** The demo account's sites, straight from the service (what the view must show). */
+async function serviceSites(url: string): Promise<string[]> {
+  const body = new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password });
+  const res = await fetch(`${url}/api/sites`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const json = (await res.json()) as { success: boolean; sites: Site[] };
+  assert.equal(json.success, true);
+  return json.sites.map((s) => s.name).sort();
+}
+
+describe('Smoke', function () {
+  this.timeout(60000);
+  const installed = process.env.SITE_REVISIONS_TEST_INSTALLED_PATH || undefined;
+  let api: ExtensionApi;
+
+  it(installed ? 'the installed .vsix (not the repository) is the extension that activates' : 'the extension activates', async () => {
+    const e = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+    assert.ok(e, `${EXTENSION_ID} is not loaded`);
+    if (installed) {
+      assert.equal(path.resolve(e.extensionUri.fsPath), path.resolve(installed));
+      const repo = path.resolve(__dirname, '..', '..', '..');
+      assert.notEqual(path.resolve(e.extensionUri.fsPath), repo);
+      // The installed copy holds the minified bundle and none of the sources.
+      for (const absent of ['src', 'test', 'out', 'node_modules', 'tsconfig.json', 'dist/extension.js.map']) {
+        assert.ok(!fs.existsSync(path.join(e.extensionUri.fsPath, absent)), `${absent} is in the installed extension`);
+      }
+      assert.doesNotMatch(fs.readFileSync(path.join(e.extensionUri.fsPath, 'dist', 'extension.js'), 'utf8'), /sourceMappingURL/);
+    }
+    api = e.isActive ? e.exports : await e.activate();
+    assert.equal(e.isActive, true);
+    await api.ready;
+    assert.equal((e.packageJSON as { name: string }).name, 'site-revisions');
+  });
+
+  it('every contributed command is registered', async () => {
+    const e = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const contributed = (e.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command);
+    assert.ok(contributed.length >= 20, `${contributed.length} commands`);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = contributed.filter((c) => !registered.has(c));
+    assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
+    assert.ok(registered.has('siteRevisions.sites.focus'), 'the Sites view is contributed');
+  });
+
+  it('after sign-in the Sites view lists the demo sites', async () => {
+    const url = (await testService()).url;
+    const expected = await serviceSites(url);
+    assert.ok(expected.length >= 10, `demo sites on the service (${expected.length})`);
+    await vscode.commands.executeCommand('siteRevisions.signIn', { serviceUrl: url, email: DEMO.user.email, password: DEMO.user.password });
+    assert.equal(api.session.state, 'signedIn');
+    await vscode.commands.executeCommand('siteRevisions.clearFilter');
+    await vscode.commands.executeCommand('siteRevisions.sites.focus');
+    const listed = await waitFor(
+      async () => {
+        const nodes = ((await api.tree.getChildren()) ?? []) as unknown as SiteLike[];
+        const names = nodes.filter((n) => n && typeof n === 'object' && 'site' in n).map((n) => n.site.name).sort();
+        return names.length === expected.length ? names : undefined;
+      },
+      { timeoutMs: 20000, message: 'the Sites view did not list the demo sites' },
+    );
+    assert.deepEqual(listed, expected);
+    await waitFor(() => api.view.visible, { message: 'the Sites view is not shown' });
+  });
+
+  after(async () => {
+    // Leave the host as the other suites expect to find it.
+    await api?.session.signOut().catch(() => undefined);
+  });
+});

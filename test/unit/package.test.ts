@@ -1,0 +1,278 @@
+// The .vsix holds only what runs (the minified bundle, media, README + its screenshot, CHANGELOG,
+// LICENSE, package.json) and the Marketplace metadata is complete.
+//
+// The package comes from SITE_REVISIONS_VSIX when set; otherwise it is built with the project's
+// own `package` task (about a second: it packages a copy of the working tree without .git,
+// node_modules, .cache, .test-runs and dist, so the last test checks that .vscodeignore could not
+// let those in either). The archive is read here directly (zip central directory + node:zlib).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import { packagedVsix } from '../host/vsix';
+
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
+
+// ---------------------------------------------------------------------------------------------
+// Reading a zip
+
+export interface ZipEntry {
+  name: string;
+  method: number;
+  compressedSize: number;
+  size: number;
+  localOffset: number;
+}
+
+export function zipEntries(buf: Buffer): ZipEntry[] {
+  // End of central directory: 22 bytes + a comment of up to 64 KiB, at the very end.
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw new Error('not a zip file (no end of central directory)');
+  const count = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  const entries: ZipEntry[] = [];
+  for (let n = 0; n < count; n++) {
+    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error(`bad central directory entry at ${p}`);
+    const nameLen = buf.readUInt16LE(p + 28);
+    const extraLen = buf.readUInt16LE(p + 30);
+    const commentLen = buf.readUInt16LE(p + 32);
+    entries.push({
+      method: buf.readUInt16LE(p + 10),
+      compressedSize: buf.readUInt32LE(p + 20),
+      size: buf.readUInt32LE(p + 24),
+      localOffset: buf.readUInt32LE(p + 42),
+      name: buf.toString('utf8', p + 46, p + 46 + nameLen),
+    });
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return entries;
+}
+
+export function zipRead(buf: Buffer, e: ZipEntry): Buffer {
+  const h = e.localOffset;
+  if (buf.readUInt32LE(h) !== 0x04034b50) throw new Error(`bad local header of ${e.name}`);
+  const start = h + 30 + buf.readUInt16LE(h + 26) + buf.readUInt16LE(h + 28);
+  const data = buf.subarray(start, start + e.compressedSize);
+  if (e.method === 0) return Buffer.from(data);
+  if (e.method === 8) return zlib.inflateRawSync(data);
+  throw new Error(`${e.name}: unsupported compression method ${e.method}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface Manifest {
+  name: string;
+  publisher: string;
+  version: string;
+  displayName?: string;
+  description?: string;
+  categories?: string[];
+  keywords?: string[];
+  icon?: string;
+  license?: string;
+  main?: string;
+  repository?: string | { url?: string };
+  galleryBanner?: { color?: string; theme?: string };
+  engines: { vscode: string };
+  activationEvents?: string[];
+  devDependencies?: Record<string, string>;
+  capabilities?: {
+    untrustedWorkspaces?: { supported?: unknown; description?: string };
+    virtualWorkspaces?: { supported?: unknown; description?: string };
+  };
+  contributes: {
+    commands: { command: string }[];
+    views?: Record<string, { id: string }[]>;
+    walkthroughs?: {
+      id: string;
+      title: string;
+      description: string;
+      steps: { id: string; title: string; description: string; media: Record<string, string>; completionEvents?: string[] }[];
+    }[];
+  };
+}
+
+/** Marketplace categories (https://code.visualstudio.com/api/references/extension-manifest). */
+const CATEGORIES = new Set(['AI', 'Azure', 'Chat', 'Data Science', 'Debuggers', 'Education', 'Extension Packs', 'Formatters', 'Keymaps', 'Language Packs', 'Linters', 'Machine Learning', 'Notebooks', 'Programming Languages', 'SCM Providers', 'Snippets', 'Testing', 'Themes', 'Visualization', 'Other']);
+
+function listFiles(dir: string, rel = ''): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+    const r = rel ? `${rel}/${d.name}` : d.name;
+    if (d.isDirectory()) out.push(...listFiles(path.join(dir, d.name), r));
+    else out.push(r);
+  }
+  return out;
+}
+
+/** Images the README links relatively (the details page resolves them inside the extension). */
+function readmeImages(readme: string): string[] {
+  const out = new Set<string>();
+  for (const m of readme.matchAll(/!\[[^\]]*\]\(\s*([^)\s]+)/g)) out.add(m[1]);
+  for (const m of readme.matchAll(/<img\b[^>]*\bsrc=["']([^"']+)["']/g)) out.add(m[1]);
+  return [...out].filter((l) => !/^[a-z][a-z0-9+.-]*:/i.test(l) && !l.startsWith('#')).map((l) => path.posix.normalize(l.replace(/^\.\//, '')));
+}
+
+function versionOf(range: string): number[] {
+  const m = /(\d+)\.(\d+)\.(\d+)/.exec(range);
+  assert.ok(m, `no version in ${range}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+function compareVersions(a: number[], b: number[]): number {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+describe('package (.vsix)', function () {
+  this.timeout(180_000);
+  let buf: Buffer;
+  let entries: ZipEntry[];
+  let names: Set<string>;
+  let manifest: Manifest;
+  const read = (name: string): Buffer => {
+    const e = entries.find((x) => x.name === name);
+    assert.ok(e, `${name} is not in the package`);
+    return zipRead(buf, e);
+  };
+
+  before(function () {
+    const v = packagedVsix();
+    buf = fs.readFileSync(v.file);
+    if (v.built) fs.rmSync(v.file, { force: true });
+    entries = zipEntries(buf);
+    names = new Set(entries.map((e) => e.name));
+    manifest = JSON.parse(read('extension/package.json').toString('utf8')) as Manifest;
+  });
+
+  it('holds exactly the bundle, media, README (+ its images), CHANGELOG, LICENSE and package.json', () => {
+    const media = listFiles(path.join(repoRoot, 'media'))
+      .filter((f) => f !== 'icon.svg')
+      .map((f) => `extension/media/${f}`);
+    const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const nls = fs.readdirSync(repoRoot).filter((f) => /^package\.nls(\.[\w-]+)?\.json$/.test(f));
+    const expected = new Set([
+      '[Content_Types].xml',
+      'extension.vsixmanifest',
+      'extension/package.json',
+      'extension/readme.md',
+      'extension/changelog.md',
+      'extension/LICENSE.txt',
+      'extension/dist/extension.js',
+      ...media,
+      ...readmeImages(readme).map((f) => `extension/${f}`),
+      ...nls.map((f) => `extension/${f}`),
+    ]);
+    const unexpected = [...names].filter((n) => !expected.has(n));
+    const missing = [...expected].filter((n) => !names.has(n));
+    assert.deepEqual(unexpected, [], `files that do not belong in the package (fix .vscodeignore): ${unexpected.join(', ')}`);
+    assert.deepEqual(missing, [], `files missing from the package: ${missing.join(', ')}`);
+  });
+
+  it('has no sources, tests, maps, node_modules, caches or build output', () => {
+    const forbidden = [/\.map$/, /\.tsx?$/, /(^|\/)node_modules\//, /(^|\/)\.cache\//, /^extension\/out\//, /^extension\/src\//, /^extension\/test\//, /^extension\/\.test-runs\//, /^extension\/\.(vscode|ci|git)/, /^extension\/bench\//, /\.vsix$/, /tsconfig|eslint|esbuild\.mjs|package-lock/, /^extension\/scripts\//, /^extension\/media\/icon\.svg$/];
+    const bad = [...names].filter((n) => forbidden.some((re) => re.test(n)));
+    assert.deepEqual(bad, []);
+  });
+
+  it('the bundle is minified, has no source map and is the manifest\'s main', () => {
+    assert.equal(manifest.main, './dist/extension.js');
+    const js = read('extension/dist/extension.js').toString('utf8');
+    assert.doesNotMatch(js, /sourceMappingURL/);
+    const lines = js.split('\n').length;
+    assert.ok(js.length / lines > 1000, `dist/extension.js does not look minified (${lines} lines for ${js.length} bytes)`);
+    assert.ok(buf.length < 1024 * 1024, `the package is ${buf.length} bytes`);
+  });
+
+  it('the vsixmanifest names this extension and version', () => {
+    const xml = read('extension.vsixmanifest').toString('utf8');
+    assert.match(xml, new RegExp(`<Identity [^>]*Id="${manifest.name}"[^>]*Version="${manifest.version.replace(/\./g, '\\.')}"[^>]*Publisher="${manifest.publisher}"`));
+    assert.match(xml, /Microsoft\.VisualStudio\.Code\.Manifest/);
+  });
+
+  it('Marketplace metadata is complete: name, description, categories, keywords, icon (128×128 PNG), banner, license', () => {
+    assert.ok(manifest.displayName?.trim());
+    assert.ok(manifest.description && manifest.description.length >= 20);
+    assert.ok(manifest.categories?.length, 'categories');
+    for (const c of manifest.categories ?? []) assert.ok(CATEGORIES.has(c), `unknown category ${c}`);
+    assert.ok(manifest.keywords && manifest.keywords.length > 0 && manifest.keywords.length <= 30, 'keywords (1–30)');
+    assert.ok(manifest.icon, 'icon');
+    const png = read(`extension/${manifest.icon}`);
+    assert.equal(png.subarray(0, 8).toString('hex'), '89504e470d0a1a0a', 'the icon is a PNG');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128], 'the icon is 128×128');
+    assert.match(manifest.galleryBanner?.color ?? '', /^#[0-9a-f]{6}$/i);
+    assert.match(manifest.galleryBanner?.theme ?? '', /^(dark|light)$/);
+    assert.equal(manifest.license, 'MIT');
+    assert.match(read('extension/LICENSE.txt').toString('utf8'), /MIT License/);
+    assert.match(read('extension/changelog.md').toString('utf8'), new RegExp(`## ${manifest.version.replace(/\./g, '\\.')}`));
+    assert.ok(!(manifest.activationEvents ?? []).includes('*'));
+  });
+
+  it('no placeholder repository: either none (packaged with --allow-missing-repository) or a real URL', () => {
+    const repo = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
+    if (repo === undefined) {
+      assert.match(fs.readFileSync(path.join(repoRoot, 'scripts', 'task.mjs'), 'utf8'), /--allow-missing-repository/);
+      return;
+    }
+    assert.doesNotMatch(repo, /example\.|\.invalid|localhost|TODO|your-/i, `placeholder repository ${repo}`);
+  });
+
+  it('declares untrusted (supported) and virtual (limited, explained) workspace support', () => {
+    assert.equal(manifest.capabilities?.untrustedWorkspaces?.supported, true);
+    assert.equal(manifest.capabilities?.virtualWorkspaces?.supported, 'limited');
+    assert.ok((manifest.capabilities?.virtualWorkspaces?.description ?? '').length > 20);
+  });
+
+  it('@types/vscode does not exceed engines.vscode (vsce refuses that)', () => {
+    const own = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Manifest;
+    const types = own.devDependencies?.['@types/vscode'];
+    assert.ok(types, '@types/vscode');
+    assert.ok(compareVersions(versionOf(types), versionOf(own.engines.vscode)) <= 0, `@types/vscode ${types} > engines.vscode ${own.engines.vscode}`);
+  });
+
+  it('the walkthrough: its media are packaged, its buttons run contributed commands, its steps complete', () => {
+    const [wt] = manifest.contributes.walkthroughs ?? [];
+    assert.ok(wt, 'a walkthrough');
+    assert.equal(wt.title, 'Get started with Site Revisions');
+    const commands = new Set(manifest.contributes.commands.map((c) => c.command));
+    for (const list of Object.values(manifest.contributes.views ?? {})) for (const v of list) commands.add(`${v.id}.focus`);
+    const linked: string[] = [];
+    for (const step of wt.steps) {
+      for (const [kind, file] of Object.entries(step.media)) if (kind !== 'altText') assert.ok(names.has(`extension/${file}`), `${step.id}: ${file} is not packaged`);
+      for (const m of step.description.matchAll(/\(command:([\w.-]+)/g)) {
+        assert.ok(commands.has(m[1]), `${step.id}: unknown command ${m[1]}`);
+        linked.push(m[1]);
+      }
+      assert.ok(step.completionEvents?.length, `${step.id}: no completion event`);
+      for (const ev of step.completionEvents ?? []) {
+        assert.match(ev, /^(onCommand|onContext|onView|onSettingChanged|onLink|onExtensionInstalled|onStepSelected):/);
+        if (ev.startsWith('onCommand:')) assert.ok(commands.has(ev.slice('onCommand:'.length)), ev);
+      }
+    }
+    for (const c of ['siteRevisions.signIn', 'siteRevisions.mapFolder', 'siteRevisions.revisionsOfActiveFile']) assert.ok(linked.includes(c), c);
+    assert.ok(wt.steps.some((s) => s.completionEvents?.includes('onContext:siteRevisions.signedIn')));
+  });
+
+  it('.vscodeignore brings back only the shipped paths (nothing under .git, node_modules, .cache, .test-runs, out, src, test)', () => {
+    const lines = fs
+      .readFileSync(path.join(repoRoot, '.vscodeignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
+    assert.equal(lines[0], '**', 'everything is excluded first');
+    const negations = lines.filter((l) => l.startsWith('!'));
+    assert.ok(negations.length > 0);
+    for (const n of negations) {
+      const first = n.slice(1).split('/')[0];
+      assert.ok(['dist', 'media', 'docs', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.nls.json'].includes(first), `${n} brings back more than the shipped files`);
+      assert.doesNotMatch(n, /^!(\*|\{)|\.map$|\.ts$/, n);
+    }
+  });
+});

@@ -1,0 +1,74 @@
+// The README's Commands and Settings tables are generated from package.json
+// (scripts/readme-tables.mjs); this fails when they drift apart.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
+
+interface Pkg {
+  contributes: {
+    commands: { command: string; title: string }[];
+    configuration: { properties: Record<string, unknown> };
+  };
+}
+
+interface ReadmeTables {
+  render(readme: string, pkg: unknown): string;
+  renderCommands(pkg: unknown): string;
+  renderSettings(pkg: unknown): string;
+  placesOf(pkg: unknown): Map<string, string[]>;
+  replaceBlock(readme: string, name: string, body: string): string;
+  differences(actual: string, expected: string, max?: number): string[];
+}
+
+function load(): Promise<ReadmeTables> {
+  // A native import (the script is an ES module); the path is computed so tsc leaves it alone.
+  return import(pathToFileURL(path.join(repoRoot, 'scripts', 'readme-tables.mjs')).href) as Promise<ReadmeTables>;
+}
+
+describe('README tables (scripts/readme-tables.mjs)', () => {
+  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Pkg;
+
+  it('README.md matches package.json (run `node scripts/readme-tables.mjs --write` after changing commands or settings)', async () => {
+    const t = await load();
+    const expected = t.render(readme, pkg);
+    if (expected !== readme) {
+      assert.fail(`README.md's tables are out of date with package.json; run: node scripts/readme-tables.mjs --write\n${t.differences(readme, expected, 6).join('\n')}`);
+    }
+  });
+
+  it('every command and every setting has a row; commands hidden from the palette are not said to be in it', async () => {
+    const t = await load();
+    const commands = t.renderCommands(pkg);
+    for (const c of pkg.contributes.commands) assert.match(commands, new RegExp(`\\| \`${c.command.replace(/\./g, '\\.')}\` \\|`), c.command);
+    const settings = t.renderSettings(pkg);
+    for (const key of Object.keys(pkg.contributes.configuration.properties)) assert.ok(settings.includes(`| \`${key}\` |`), key);
+    const places = t.placesOf(pkg);
+    assert.ok(places.get('siteRevisions.signIn')?.includes('Command Palette'));
+    assert.ok(!(places.get('siteRevisions.editSite') ?? []).includes('Command Palette'));
+  });
+
+  it('a change in package.json shows up as a difference, and the markers are required', async () => {
+    const t = await load();
+    const changed = structuredClone(pkg);
+    changed.contributes.commands.push({ command: 'siteRevisions.somethingNew', title: 'Something New' });
+    changed.contributes.configuration.properties['siteRevisions.newSetting'] = { type: 'boolean', default: true, description: 'A | pipe\nand a line break.' };
+    const next = t.render(readme, changed);
+    assert.notEqual(next, readme);
+    assert.match(next, /\| Something New \| {2}\| `siteRevisions\.somethingNew` \| Command Palette \|/);
+    assert.match(next, /\| `siteRevisions\.newSetting` \| boolean \| `true` \| window \| A \\\| pipe and a line break\. \|/);
+    assert.ok(t.differences(readme, next).length > 0);
+    assert.throws(() => t.replaceBlock('# no markers\n', 'commands', 'x'), /no <!-- commands:start -->/);
+  });
+
+  it('the README has the Commands, Settings and Troubleshooting sections after "Using it"', () => {
+    const order = ['## Using it', '## Commands', '## Settings', '## Troubleshooting'].map((h) => readme.indexOf(`\n${h}\n`));
+    assert.ok(order.every((i) => i > 0), `missing sections: ${order}`);
+    assert.deepEqual([...order].sort((a, b) => a - b), order);
+    const trouble = readme.slice(order[3]);
+    for (const topic of [/proxy/i, /siteRevisions\.caFile/, /401/, /cannot be reached/]) assert.match(trouble, topic);
+  });
+});
