@@ -179,11 +179,35 @@ export function differences(actual, expected, max = 12) {
   return out;
 }
 
+/**
+ * Replaces every `%key%` string of package.json with its text from package.nls.json, as VS Code
+ * does when it loads the manifest.
+ */
+export function localize(pkg, nls) {
+  const walk = (v) => {
+    if (typeof v === 'string') {
+      const m = /^%([^%]+)%$/.exec(v);
+      return m && typeof nls[m[1]] === 'string' ? nls[m[1]] : v;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(pkg);
+}
+
+/** package.json of the repository with its strings resolved from package.nls.json. */
+export function readLocalizedPackage(dir = root) {
+  const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const nls = JSON.parse(readFileSync(path.join(dir, 'package.nls.json'), 'utf8'));
+  return localize(pkg, nls);
+}
+
 function main() {
   const write = process.argv.includes('--write');
   const readmeFile = path.join(root, 'README.md');
   const readme = readFileSync(readmeFile, 'utf8');
-  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const pkg = readLocalizedPackage();
   const next = render(readme, pkg);
   if (next === readme) {
     console.log('README.md tables are up to date with package.json.');

@@ -29,7 +29,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const log = new Log();
   const session = new Session(context, log);
   const model = new SitesModel(session);
-  const tree = new SitesTreeProvider(model);
+  const tree = new SitesTreeProvider(model, log);
   const { view, disposables: viewDisposables } = createSitesView(model, tree);
   const notifier = new Notifier(log);
 

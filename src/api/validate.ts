@@ -41,6 +41,8 @@ export function excerpt(text: string, redact: Redactor = noRedaction, max = 120,
   t = t.replace(/^\uFEFF/, '');
   if (hideKeyValues) t = t.replace(SECRET_KEY_VALUE, (_m, key: string) => `${key}***`);
   t = redact(t);
+  // Bidirectional controls (U+202E…) could make a message read differently from what it says.
+  t = t.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
   t = t.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
   if (t.length > max || text.length > max * 4) t = `${t.slice(0, max).trimEnd()}…`;
   return t;
@@ -63,13 +65,37 @@ function describeValue(value: unknown): string {
 
 function valueExcerpt(value: unknown, redact: Redactor, secret = false): string {
   if (secret) return '';
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(value);
-  } catch {
-    json = undefined;
-  }
-  return excerpt(json ?? String(value), redact, 60);
+  const max = 60;
+  return excerpt(preview(value, max * 4), redact, max);
+}
+
+/**
+ * JSON text of `value`, cut after about `limit` characters. Unlike JSON.stringify / String it
+ * never walks more of the value than it shows: a reply can nest arrays 100,000 deep (which makes
+ * both throw RangeError) or hold megabytes.
+ */
+function preview(value: unknown, limit: number): string {
+  let out = '';
+  // Each helper returns true once the text is long enough (stop).
+  const add = (s: string): boolean => (out += s).length > limit;
+  const walk = (v: unknown): boolean => {
+    if (typeof v === 'string') return add(JSON.stringify(v.length > limit ? v.slice(0, limit) : v));
+    if (v === null || typeof v !== 'object') return add(typeof v === 'number' && !Number.isFinite(v) ? 'null' : String(v));
+    if (Array.isArray(v)) {
+      if (add('[')) return true;
+      for (let i = 0; i < v.length; i++) if ((i > 0 && add(',')) || walk(v[i])) return true;
+      return add(']');
+    }
+    if (add('{')) return true;
+    let first = true;
+    for (const k of Object.keys(v)) {
+      if ((!first && add(',')) || add(`${JSON.stringify(k.length > limit ? k.slice(0, limit) : k)}:`) || walk((v as Record<string, unknown>)[k])) return true;
+      first = false;
+    }
+    return add('}');
+  };
+  walk(value);
+  return out;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -20,7 +20,8 @@ const ICONS: Record<ServerType, string> = {
 };
 
 export function siteIcon(site: Site): vscode.ThemeIcon {
-  const id = ICONS[site.server_type as ServerType] ?? 'question';
+  // Own keys only: a server_type of "constructor" or "__proto__" must not pick up Object.prototype members.
+  const id = Object.hasOwn(ICONS, site.server_type) ? ICONS[site.server_type as ServerType] : 'question';
   return site.shared ? new vscode.ThemeIcon(id, new vscode.ThemeColor('charts.blue')) : new vscode.ThemeIcon(id);
 }
 
@@ -30,12 +31,28 @@ export function siteDescription(site: Site): string {
   return parts.join(' · ') + (site.shared ? ' · shared' : '');
 }
 
+/**
+ * Characters of service data that the tooltip shows as U+FFFD: control characters (they would
+ * break the layout) and bidirectional controls (U+202E… would make what follows read backwards).
+ */
+const HIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Appends service data to a tooltip as plain text. appendText escapes the markdown syntax but
+ * not `<` or `&`: those become entities, so no HTML tag or entity from the service survives in the
+ * markdown even where HTML is rendered.
+ */
+export function appendData(md: vscode.MarkdownString, value: string): vscode.MarkdownString {
+  return md.appendText(value.replace(HIDDEN_CHARS, '\ufffd').replace(/[&<]/g, (c) => (c === '&' ? '&amp;' : '&lt;')));
+}
+
 /** Tooltip with the useful fields; never a password. Every value goes in as text (escaped). */
 export function siteTooltip(site: Site): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;
-  md.appendMarkdown('**').appendText(site.name || '(unnamed)').appendMarkdown('**');
+  md.appendMarkdown('**');
+  appendData(md, site.name || '(unnamed)').appendMarkdown('**');
   if (site.shared) md.appendMarkdown(' — shared with you');
   md.appendMarkdown('\n\n');
   const rows: [string, string][] = [
@@ -53,22 +70,34 @@ export function siteTooltip(site: Site): vscode.MarkdownString {
   ];
   for (const [k, v] of rows) {
     if (!v) continue;
-    md.appendMarkdown(`${k}: `).appendText(v).appendMarkdown('  \n');
+    appendData(md.appendMarkdown(`${k}: `), v).appendMarkdown('  \n');
   }
   return md;
 }
 
 export class SiteNode extends TreeNode {
+  /**
+   * @param duplicate for the 2nd, 3rd… site of a list that share an id (a service bug): its
+   * occurrence number. The tree item then gets an id of its own (VS Code requires unique ids) and
+   * no children (they would repeat the first site's, under the same ids).
+   */
   constructor(
     readonly site: Site,
     private readonly children: ((node: SiteNode) => Promise<TreeNode[]>) | undefined,
+    readonly duplicate?: number,
   ) {
     super(undefined);
   }
 
+  /** The tree item id: `site:<id>`, or for a duplicate `site-duplicate:<n>:<id>` (never equal to another site's). */
+  get itemId(): string {
+    return this.duplicate ? `site-duplicate:${this.duplicate}:${this.site.id}` : `site:${this.site.id}`;
+  }
+
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.site.name || '(unnamed)', this.children ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-    item.id = `site:${this.site.id}`;
+    const children = this.duplicate ? undefined : this.children;
+    const item = new vscode.TreeItem(this.site.name || '(unnamed)', children ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = this.itemId;
     item.description = siteDescription(this.site);
     item.tooltip = siteTooltip(this.site);
     item.iconPath = siteIcon(this.site);
@@ -78,7 +107,7 @@ export class SiteNode extends TreeNode {
   }
 
   getChildren(): Promise<TreeNode[]> | TreeNode[] {
-    return this.children ? this.children(this) : [];
+    return this.children && !this.duplicate ? this.children(this) : [];
   }
 }
 
@@ -89,8 +118,14 @@ export class SitesTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   private readonly subs: vscode.Disposable[] = [];
   /** The last root nodes handed to the view (tests and commands look sites up here). */
   roots: SiteNode[] = [];
+  /** The duplicate ids last warned about (one warning per distinct list, not per render). */
+  private warnedDuplicates = '';
 
-  constructor(private readonly model: SitesModel) {
+  /** @param log where a service bug (sites sharing an id) is reported. */
+  constructor(
+    private readonly model: SitesModel,
+    private readonly log: { warn(message: string): void },
+  ) {
     this.subs.push(model.onDidChange(() => this._onDidChangeTreeData.fire(undefined)));
   }
 
@@ -117,12 +152,30 @@ export class SitesTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     const load = this.model.visibleSites();
     void vscode.window.withProgress({ location: { viewId: SITES_VIEW } }, () => load.catch(() => undefined));
     try {
-      this.roots = (await load).map((s) => new SiteNode(s, this.siteChildren));
+      this.roots = this.nodesFor(await load);
     } catch {
       // The model recorded the error; the view shows it with a next step (message + welcome view).
       this.roots = [];
     }
     return this.roots;
+  }
+
+  /** One node per site; sites repeating an id already listed become duplicates (see SiteNode). */
+  private nodesFor(sites: readonly Site[]): SiteNode[] {
+    const seen = new Map<string, number>();
+    const nodes = sites.map((s) => {
+      const n = (seen.get(s.id) ?? 0) + 1;
+      seen.set(s.id, n);
+      return new SiteNode(s, this.siteChildren, n > 1 ? n : undefined);
+    });
+    const dups = [...seen].filter(([, n]) => n > 1);
+    const key = JSON.stringify(dups);
+    if (dups.length && key !== this.warnedDuplicates) {
+      const list = dups.slice(0, 5).map(([id, n]) => `${JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id)} (${n} times)`).join(', ');
+      this.log.warn(`The service listed several sites with the same id: ${list}${dups.length > 5 ? ', …' : ''}. All are shown; only the first of each can be expanded.`);
+    }
+    this.warnedDuplicates = key;
+    return nodes;
   }
 
   dispose(): void {

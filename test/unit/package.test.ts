@@ -149,7 +149,9 @@ describe('package (.vsix)', function () {
     if (v.built) fs.rmSync(v.file, { force: true });
     entries = zipEntries(buf);
     names = new Set(entries.map((e) => e.name));
-    manifest = JSON.parse(read('extension/package.json').toString('utf8')) as Manifest;
+    // The packaged manifest as VS Code reads it: its %key% strings resolved from package.nls.json.
+    const nls = JSON.parse(read('extension/package.nls.json').toString('utf8')) as Record<string, string>;
+    manifest = resolveNls(JSON.parse(read('extension/package.json').toString('utf8')), nls) as Manifest;
   });
 
   it('holds exactly the bundle, media, README (+ its images), CHANGELOG, LICENSE and package.json', () => {
@@ -276,3 +278,13 @@ describe('package (.vsix)', function () {
     }
   });
 });
+
+function resolveNls(v: unknown, nls: Record<string, string>): unknown {
+  if (typeof v === 'string') {
+    const m = /^%([^%]+)%$/.exec(v);
+    return m && typeof nls[m[1]!] === 'string' ? nls[m[1]!] : v;
+  }
+  if (Array.isArray(v)) return v.map((x) => resolveNls(x, nls));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveNls(x, nls)]));
+  return v;
+}

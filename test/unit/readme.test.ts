@@ -21,6 +21,7 @@ interface ReadmeTables {
   placesOf(pkg: unknown): Map<string, string[]>;
   replaceBlock(readme: string, name: string, body: string): string;
   differences(actual: string, expected: string, max?: number): string[];
+  localize(pkg: unknown, nls: Record<string, string>): unknown;
 }
 
 function load(): Promise<ReadmeTables> {
@@ -30,7 +31,19 @@ function load(): Promise<ReadmeTables> {
 
 describe('README tables (scripts/readme-tables.mjs)', () => {
   const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Pkg;
+  const rawPkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Pkg;
+  const nls = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.nls.json'), 'utf8')) as Record<string, string>;
+  let pkg = rawPkg;
+  before(async () => {
+    pkg = (await load()).localize(rawPkg, nls) as Pkg;
+  });
+
+  it('every %key% of package.json has a text in package.nls.json, and every text is used', () => {
+    const text = JSON.stringify(rawPkg);
+    const used = new Set([...text.matchAll(/"%([^%"]+)%"/g)].map((m) => m[1]));
+    for (const k of used) assert.ok(typeof nls[k] === 'string' && nls[k].length > 0, `package.nls.json has no text for %${k}%`);
+    for (const k of Object.keys(nls)) assert.ok(used.has(k), `package.nls.json key ${k} is not used`);
+  });
 
   it('README.md matches package.json (run `node scripts/readme-tables.mjs --write` after changing commands or settings)', async () => {
     const t = await load();
