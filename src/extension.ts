@@ -40,7 +40,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     tree,
     ...viewDisposables,
     ...registerAuthCommands(session, log),
-    ...registerSiteCommands({ extensionUri: context.extensionUri, session, model, notifier }),
+    // `revisions` is registered below; a delete only happens after activation.
+    ...registerSiteCommands({ extensionUri: context.extensionUri, session, model, notifier, onDeleted: (id) => revisions.forgetSite(id) }),
     vscode.commands.registerCommand('siteRevisions.showLog', () => log.show()),
     session.onDidChange((s) => {
       if (s !== 'expired') model.clear();

@@ -34,6 +34,8 @@ export interface RevisionsApi {
   picks: typeof picks;
   revisionUri: typeof revisionUri;
   parseRevisionUri: typeof parseRevisionUri;
+  /** A site was deleted: forgets its folder mapping and the revision selected for compare on it. */
+  forgetSite(siteId: string): Promise<void>;
 }
 
 function accountKey(session: Session): string | undefined {
@@ -81,5 +83,12 @@ export function registerRevisions(deps: RevisionsDeps): RevisionsApi {
   );
   updateActiveContext();
 
-  return { store, cache: store.cache, folders, provider: fsReg.provider, controller, commands, picks, revisionUri, parseRevisionUri };
+  const forgetSite = async (siteId: string): Promise<void> => {
+    if (controller.selected?.site.id === siteId) controller.select(undefined);
+    // Site ids are only unique at a time: a site created later may get this one, and must not
+    // inherit the folder (a restore would write into it). The folder itself is left alone.
+    if (folders.get(siteId)) await folders.set(siteId, undefined);
+  };
+
+  return { store, cache: store.cache, folders, provider: fsReg.provider, controller, commands, picks, revisionUri, parseRevisionUri, forgetSite };
 }

@@ -1,7 +1,8 @@
 // Commands of the Sites view: refresh, filter, create, edit, duplicate, delete, open web URL,
 // copy details.
 import * as vscode from 'vscode';
-import type { Site } from '../api/types';
+import { isApiError, type HttpStatusError, type NetworkError } from '../api/errors';
+import type { SaveSiteResult, Site, SiteFields } from '../api/types';
 import type { Session } from '../auth/session';
 import type { Notifier } from '../ui/notify';
 import { openSiteEditor, type SiteEditorHandle } from './siteEditor';
@@ -15,6 +16,8 @@ export interface SiteCommandDeps {
   notifier: Notifier;
   /** Called after a save or delete with the site id concerned. */
   onSaved?: (siteId: string) => void;
+  /** Called (and awaited) once a site is deleted on the service: what refers to it locally is forgotten. */
+  onDeleted?: (siteId: string) => unknown;
 }
 
 /** Test hook: the last editor opened by a command. */
@@ -63,16 +66,85 @@ export function isWebUrl(url: string): boolean {
   }
 }
 
+/** Connection errors that mean the request never reached the service. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'EPROXYCONFIG', 'EPROXYAUTH', 'EPROXYREFUSED', 'ENOUNDICI']);
+
+/**
+ * Whether a failed write may have been carried out all the same: the request went out but no
+ * usable answer came back (a time-out, a dropped connection, a reply cut off or garbled, a 5xx
+ * from a gateway). A refusal (401, the service's own error, another 4xx, no connection) means not.
+ */
+export function writeOutcomeUnknown(e: unknown): boolean {
+  if (!isApiError(e)) return false;
+  switch (e.kind) {
+    case 'timeout':
+    case 'invalid-reply':
+      return true;
+    case 'network': {
+      const n = e as NetworkError;
+      return !n.isCertificateError && !NOT_SENT_CODES.has(n.code ?? '');
+    }
+    case 'http':
+      return (e as HttpStatusError).status >= 500;
+    default:
+      return false;
+  }
+}
+
 export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[] {
   const { session, model, notifier, extensionUri } = deps;
   const watched = new WeakSet<SiteEditorHandle>();
+
+  /**
+   * Save Site with new=1 for one editor. Writes are never retried, but a create whose outcome is
+   * unknown (see writeOutcomeUnknown) may have created the site: the user is told so, and the
+   * next Save first looks for a site it created (not among the sites known before, with a name
+   * that was sent) and saves into that one instead of creating a second.
+   */
+  const creator = () => {
+    let unsure: { known: ReadonlySet<string>; names: Set<string> } | undefined;
+    return async (fields: SiteFields): Promise<SaveSiteResult> => {
+      if (unsure) {
+        const { known, names } = unsure;
+        const made = (await session.call((c) => c.getSites()))
+          .filter((s) => !s.shared && !known.has(s.id) && names.has(s.name))
+          .sort((a, b) => Number(b.id) - Number(a.id))[0];
+        if (made) {
+          const r = await session.call((c) => c.updateSite(made.id, fields));
+          unsure = undefined;
+          return r;
+        }
+      }
+      const known = unsure?.known ?? (await model.all().then((all) => new Set(all.map((s) => s.id)), () => undefined));
+      try {
+        const r = await session.call((c) => c.createSite(fields));
+        unsure = undefined;
+        return r;
+      } catch (e) {
+        if (!writeOutcomeUnknown(e)) throw e;
+        if (known) unsure = { known, names: new Set([...(unsure?.names ?? []), fields.name]) };
+        const next = known
+          ? 'Save again to check: if it was, your values are saved into it rather than into a second site.'
+          : 'Refresh the Sites view and check before saving again, so that it is not created twice.';
+        throw new Error(`${(e as Error).message} The site may have been created anyway. ${next}`, { cause: e });
+      }
+    };
+  };
+
+  const updater = (siteId: string) => async (fields: SiteFields): Promise<SaveSiteResult> => {
+    try {
+      return await session.call((c) => c.updateSite(siteId, fields));
+    } catch (e) {
+      if (!writeOutcomeUnknown(e)) throw e;
+      throw new Error(`${(e as Error).message} The changes may have been saved anyway; saving again is safe.`, { cause: e });
+    }
+  };
 
   const openEditor = (mode: 'create' | 'edit' | 'duplicate', site?: Site) => {
     const handle = openSiteEditor(extensionUri, {
       mode,
       ...(site ? { site } : {}),
-      save: (fields) =>
-        mode === 'edit' && site ? session.call((c) => c.updateSite(site.id, fields)) : session.call((c) => c.createSite(fields)),
+      save: mode === 'edit' && site ? updater(site.id) : creator(),
     });
     editors.last = handle;
     // Editing a site that is already open reveals the same panel: attach the handler once.
@@ -121,6 +193,8 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
         void notifier.error(`Could not delete “${site.name}”`, e);
         return false;
       }
+      // Its folder mapping and compare selection go: a later site may be given the same id.
+      await Promise.resolve(deps.onDeleted?.(site.id)).catch(() => undefined);
       model.refresh();
       deps.onSaved?.(site.id);
       return true;

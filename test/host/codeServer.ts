@@ -48,6 +48,8 @@ export interface CodeServer {
 export const DEFAULT_SETTINGS: Record<string, unknown> = {
   'chat.disableAIFeatures': true,
   'workbench.startupEditor': 'none',
+  // The browser build saves after a delay by default; tests check what is (not) saved by hand.
+  'files.autoSave': 'off',
   'workbench.tips.enabled': false,
   'workbench.enableExperiments': false,
   'telemetry.telemetryLevel': 'off',

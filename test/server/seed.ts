@@ -4,7 +4,7 @@
 import { newUser } from './auth';
 import { DEMO, DEMO_USER_IDS } from './demo';
 import { formatDate, siteDefaults, type StoredData, type StoredFile, type StoredRevision, type StoredSite } from './model';
-import { SEED_HISTORIES, type SeedFile } from './seed-content';
+import { SEED_HISTORIES, type SeedFile, type SeedHistory } from './seed-content';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -51,7 +51,7 @@ const SEED_SITES: SeedSite[] = [
   },
   {
     key: 'docs', owner: DEMO_ID, name: 'Product Docs', server_type: 'WebDAV',
-    domain: 'dav.docs.example.org', ftp_user: 'docs-editor', ftp_pass: 'Dav-Pa55-docs', port: '443',
+    domain: 'https://dav.docs.example.org', ftp_user: 'docs-editor', ftp_pass: 'Dav-Pa55-docs', port: '443',
     dir: '/remote.php/dav/files/docs-editor/site', encryption: '1', web_url: 'https://docs.example.org/',
     upload_on_save: '1',
   },
@@ -80,6 +80,32 @@ const SEED_SITES: SeedSite[] = [
     web_url: 'https://keyshop.example/', encoding: 'ISO-8859-1',
   },
 ];
+
+/**
+ * A small history for the API-key account's site, so that a suite can browse, open and restore
+ * revisions while signed in with distinctive secrets (the hardening secrets suite). Its
+ * revisions are numbered after all the others and drawn from their own PRNG, so the ids and
+ * dates of the rest of the seed are the same as without it.
+ */
+const KEY_ACCOUNT_HISTORY: SeedHistory = {
+  site: 'keyshop',
+  authors: ['key@example.com', 'shop-admin@keyshop.example'],
+  files: [
+    {
+      path: 'index.php',
+      base: "<?php\n$shop = 'Key Account Shop';\necho \"<h1>$shop</h1>\";\n",
+      steps: [
+        [["echo \"<h1>$shop</h1>\";\n", "echo \"<h1>$shop</h1>\";\necho '<p>Open Monday to Friday.</p>';\n"]],
+        [['Monday to Friday', 'Monday to Saturday']],
+      ],
+    },
+    {
+      path: 'catalog/products.json',
+      base: '{\n  "products": [\n    { "sku": "K-1", "name": "Keyring" }\n  ]\n}\n',
+      steps: [[['{ "sku": "K-1", "name": "Keyring" }', '{ "sku": "K-1", "name": "Keyring" },\n    { "sku": "K-2", "name": "Key cabinet" }']]],
+    },
+  ],
+};
 
 /** Applies the steps of a seed file; throws when a `find` text is missing (a seed bug). */
 export function revisionTexts(file: SeedFile): string[] {
@@ -116,32 +142,37 @@ export function buildSeed(now = Date.now()): StoredData {
     idOf.set(key, id);
   });
 
-  // Revisions: dates spread over the ~6 months before `now`; ids follow the dates.
-  const pending: { siteId: number; file: StoredFile; rev: StoredRevision; at: number }[] = [];
+  // Revisions: dates spread over the ~6 months before `now`; ids follow the dates (those of the
+  // key account come after all the others).
+  type Pending = { siteId: number; file: StoredFile; rev: StoredRevision; at: number };
   const files: Record<string, StoredFile[]> = {};
-  for (const history of SEED_HISTORIES) {
-    const siteId = idOf.get(history.site);
-    if (siteId === undefined) throw new Error(`seed: unknown site ${history.site}`);
-    const list: StoredFile[] = (files[String(siteId)] = []);
-    for (const seedFile of history.files) {
-      const texts = revisionTexts(seedFile);
-      const file: StoredFile = { path: seedFile.path, revisions: [] };
-      list.push(file);
-      const span = (100 + rand() * 80) * DAY;
-      let at = now - span;
-      const gap = span / (texts.length + 1);
-      for (const content of texts) {
-        at = Math.round(at + gap * (0.4 + rand() * 0.6));
-        const author = history.authors[Math.floor(rand() * history.authors.length)];
-        const rev: StoredRevision = { id: '', date: formatDate(at), author, content };
-        file.revisions.push(rev);
-        pending.push({ siteId, file, rev, at });
+  const addHistories = (histories: SeedHistory[], rand: () => number): Pending[] => {
+    const pending: Pending[] = [];
+    for (const history of histories) {
+      const siteId = idOf.get(history.site);
+      if (siteId === undefined) throw new Error(`seed: unknown site ${history.site}`);
+      const list: StoredFile[] = (files[String(siteId)] = []);
+      for (const seedFile of history.files) {
+        const texts = revisionTexts(seedFile);
+        const file: StoredFile = { path: seedFile.path, revisions: [] };
+        list.push(file);
+        const span = (100 + rand() * 80) * DAY;
+        let at = now - span;
+        const gap = span / (texts.length + 1);
+        for (const content of texts) {
+          at = Math.round(at + gap * (0.4 + rand() * 0.6));
+          const author = history.authors[Math.floor(rand() * history.authors.length)];
+          const rev: StoredRevision = { id: '', date: formatDate(at), author, content };
+          file.revisions.push(rev);
+          pending.push({ siteId, file, rev, at });
+        }
       }
     }
-  }
-  pending.sort((a, b) => a.at - b.at);
+    return pending.sort((a, b) => a.at - b.at);
+  };
   let nextRevisionId = 1001;
-  for (const p of pending) p.rev.id = String(nextRevisionId++);
+  for (const p of addHistories(SEED_HISTORIES, rand)) p.rev.id = String(nextRevisionId++);
+  for (const p of addHistories([KEY_ACCOUNT_HISTORY], prng(20260303))) p.rev.id = String(nextRevisionId++);
 
   return {
     format: 'site-revisions-local-service',
