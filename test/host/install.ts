@@ -155,8 +155,12 @@ export function ensureCodeServer(): string {
   log(`installing code-server ${CODE_SERVER_VERSION} into ${path.relative(repoRoot, codeServerPrefix)} (about 1–2 minutes, ~600 MB)`);
   fs.mkdirSync(codeServerPrefix, { recursive: true });
   fs.rmSync(codeServerMarker, { force: true });
+  // Drop the npm_* variables of an outer `npm test`: npm reads them as its own configuration, and
+  // code-server's postinstall checks the Node version named in npm_config_user_agent, which
+  // would still name the Node that ran the outer npm.
+  const outer = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...outer,
     PATH: `${path.dirname(nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
     npm_config_nodedir: headers,
     npm_config_audit: 'false',
