@@ -1,7 +1,8 @@
 // The one entry of the integration suites, for both runners (code-server in headless Chromium,
 // and @vscode/test-electron): runs every *.test.js next to this file inside the extension host.
 // Environment: SITE_REVISIONS_TEST_GREP (only matching tests), SITE_REVISIONS_TEST_RESULTS
-// (write the JSON results there).
+// (write the JSON results there), SITE_REVISIONS_BENCH_OUT (run the benchmark suites
+// bench/*.bench.js instead of the tests; they write their figures to that file).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
@@ -76,11 +77,14 @@ export function run(): Promise<void> {
 
   const done = new Promise<void>((resolve, reject) => {
     try {
+      // The benchmarks (npm run bench) set SITE_REVISIONS_BENCH_OUT: then only bench/*.bench.js run.
+      const benchOut = process.env.SITE_REVISIONS_BENCH_OUT || undefined;
+      const dir = benchOut ? path.join(__dirname, 'bench') : __dirname;
       const files = fs
-        .readdirSync(__dirname)
-        .filter((f) => f.endsWith('.test.js'))
+        .readdirSync(dir)
+        .filter((f) => f.endsWith(benchOut ? '.bench.js' : '.test.js'))
         .sort();
-      for (const f of files) mocha.addFile(path.join(__dirname, f));
+      for (const f of files) mocha.addFile(path.join(dir, f));
       const runner = mocha.run((failures) => {
         // A failure that never reached a test (e.g. in a hook before any test) still counts.
         if (failures > results.failed) results.failed = failures;

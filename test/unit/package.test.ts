@@ -168,6 +168,7 @@ describe('package (.vsix)', function () {
       'extension/changelog.md',
       'extension/LICENSE.txt',
       'extension/dist/extension.js',
+      'extension/dist/undici.js',
       ...media,
       ...readmeImages(readme).map((f) => `extension/${f}`),
       ...nls.map((f) => `extension/${f}`),

@@ -1,0 +1,492 @@
+// The benchmarks of the extension (`npm run bench`, which compiles first):
+//
+//   node out/bench/run.js [--json] [--write-readme] [--quick] [--strict] [--skip-host] [--skip-package]
+//
+//   --json          print one JSON object on stdout (and nothing else there); logs go to stderr
+//   --write-readme  put the table into README.md between <!-- bench:start --> and <!-- bench:end -->
+//   --quick         fewer iterations (a smoke run; the figures are noisier)
+//   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
+//   --skip-host     leave out the figures measured in the real extension host
+//   --skip-package  no .vsix: measure a production build made here instead
+//
+// Steps (each measured several times, medians reported):
+//   1. size      `npm run package` into a temp folder: the .vsix, the production bundle inside it,
+//                and esbuild's metafile (dist/meta.json) of that build;
+//   2. host      the harness (test/host/run.ts --vsix) installs that .vsix in a real extension host
+//                and runs test/integration/bench/*.bench.js there against the local service with
+//                its large data set: requests per user action, the 20 MB revision, activation;
+//   3. plain     fresh Node processes, interleaved: activation of the packaged bundle with a fake
+//                `vscode` (no socket, undici not evaluated), and the folder model / ordering of
+//                the large data set (bench/activationChild.ts, bench/scaleChild.ts);
+//   4. client    the client against raw undici on one keep-alive connection (bench/clientOverhead.ts),
+//                with the local service in its own process.
+// Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Cleanup, startService as startServiceProcess } from '../test/host/common';
+import { clientOverhead, type OverheadResult } from './clientOverhead';
+import { isStopping, lastJson, log, MB, median, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
+import { kb, markdown, textTable, writeReadme, type Machine, type Row } from './report';
+import { analyseMetafile, zipEntries, zipRead, type BundleAnalysis } from './size';
+
+const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] after npx tsc -p .)
+
+  --json          one JSON object on stdout (use npm run -s, so npm prints nothing there itself)
+  --write-readme  put the table into README.md between <!-- bench:start --> and <!-- bench:end -->
+  --quick         fewer iterations (a smoke run; noisier)
+  --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
+  --skip-host     leave out the figures measured in the real extension host
+  --skip-package  no .vsix: measure a production build made here instead
+`;
+
+/** Built-in modules the bundle requires at load that the extension host has loaded before any extension (checked in the host). */
+const HOST_BUILTINS = ['net', 'tls', 'crypto'];
+
+const TARGETS = {
+  overheadRatio: 1.05,
+  folderModelMs: 150,
+  folderModelMB: 100,
+  orderingMs: 50,
+  activationMs: 15,
+  vsixKB: 400,
+};
+
+interface ActivationSample {
+  bundleBytes: number;
+  loadMs: number;
+  activateMs: number;
+  totalMs: number;
+  readyMs: number;
+  sessionState: string;
+  commands: number;
+  sockets: number;
+  dnsLookups: number;
+  undiciEvaluated: boolean;
+  builtins: string[];
+  control?: { undiciEvaluated: boolean; sockets: number };
+}
+
+interface ScaleSample {
+  folderModel: { files: number; folders: number; coldMs: number; warmMedianMs: number; firstLevelMs: number; flatLayoutMs: number; pathsHeapBytes: number; modelHeapBytes: number; replyBytes: number };
+  ordering: { revisions: number; page: number; coldMs: number; warmMedianMs: number; fromBodyColdMs: number; fromBodyWarmMedianMs: number; replyBytes: number };
+}
+
+interface Measured {
+  ms: number;
+  requests: number;
+  operations: Record<string, number>;
+}
+
+interface HostFigures {
+  samples: number;
+  /** true: the packaged .vsix was installed in the host; false: the repository's development bundle. */
+  installedVsix?: boolean;
+  bundleBytes?: number;
+  activation: {
+    wasActive: boolean;
+    builtinsBefore?: string[];
+    firstActivateMs?: number;
+    fresh?: { loadMs: number; activateMs: number; totalMs: number; readyMs: number; requests: number }[];
+  };
+  actions: Record<string, Measured[]>;
+  huge?: { bytes: number; samples: Measured[]; contentMs?: number[] };
+  errors: string[];
+}
+
+interface SizeFigures {
+  vsixBytes?: number;
+  vsixFiles?: string[];
+  bundleBytes: number;
+  /** The other JavaScript files next to it (dist/undici.js, loaded on the first request). */
+  otherJs: { path: string; bytes: number }[];
+  bundleSource: string;
+  metafile?: BundleAnalysis;
+  metafileMatchesBundle?: boolean;
+}
+
+function machine(): Machine {
+  let cpu = 'unknown CPU';
+  try {
+    cpu = /^model name\s*:\s*(.+)$/m.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? os.cpus()[0]?.model ?? cpu;
+  } catch {
+    cpu = os.cpus()[0]?.model ?? cpu;
+  }
+  return {
+    date: new Date().toISOString().slice(0, 10),
+    nproc: os.availableParallelism(),
+    cpu,
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    loadAverage: os.loadavg().map((l) => round(l, 2)),
+  };
+}
+
+const ms = (n: number | undefined, digits = 1) => (n === undefined || Number.isNaN(n) ? 'n/a' : `${n.toFixed(digits)} ms`);
+const pick = <T>(xs: T[], f: (x: T) => number) => xs.map(f);
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      json: { type: 'boolean', default: false },
+      'write-readme': { type: 'boolean', default: false },
+      quick: { type: 'boolean', default: false },
+      strict: { type: 'boolean', default: false },
+      'skip-host': { type: 'boolean', default: false },
+      'skip-package': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stderr.write(USAGE);
+    return 0;
+  }
+  const quick = values.quick;
+  const n = {
+    abIterations: quick ? 100 : 300,
+    abWarmup: quick ? 20 : 50,
+    activation: quick ? 3 : 9,
+    scale: quick ? 3 : 5,
+    host: quick ? 2 : 3,
+  };
+  const started = Date.now();
+  const m = machine();
+  const cleanup = new Cleanup();
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, stopStarting);
+  cleanup.installSignalHandlers();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-bench-'));
+  cleanup.add('temp folder', () => fs.rmSync(tmp, { recursive: true, force: true }));
+  cleanup.add('child processes', () => stopChildren());
+  const errors: string[] = [];
+  const stage = async <T>(name: string, fn: () => Promise<T>): Promise<T | undefined> => {
+    const t0 = Date.now();
+    if (isStopping()) {
+      errors.push(`${name}: interrupted`);
+      return undefined;
+    }
+    log(`${name}…`);
+    try {
+      const r = await fn();
+      log(`${name}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      return r;
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      errors.push(`${name}: ${msg}`);
+      log(`${name} FAILED: ${e instanceof Error ? (e.stack ?? msg) : msg}`);
+      return undefined;
+    }
+  };
+
+  try {
+    // ---- 1. size: package into the temp folder; the bundle measured below is the one inside the .vsix
+    const bundleDir = path.join(tmp, 'extension');
+    const bundle = path.join(bundleDir, 'dist', 'extension.js');
+    const size = await stage('size (npm run package)', async (): Promise<SizeFigures> => {
+      if (values['skip-package']) {
+        const meta = await productionMetafile(path.join(tmp, 'stage'));
+        fs.mkdirSync(path.dirname(bundle), { recursive: true });
+        for (const f of fs.readdirSync(path.dirname(meta)).filter((x) => x.endsWith('.js'))) fs.copyFileSync(path.join(path.dirname(meta), f), path.join(path.dirname(bundle), f));
+        const bytes = fs.statSync(bundle).size;
+        const otherJs = fs
+          .readdirSync(path.dirname(bundle))
+          .filter((x) => x.endsWith('.js') && x !== 'extension.js')
+          .map((x) => ({ path: `dist/${x}`, bytes: fs.statSync(path.join(path.dirname(bundle), x)).size }));
+        return { bundleBytes: bytes, otherJs, bundleSource: 'node esbuild.mjs --production (--skip-package: no .vsix)', ...metafileOf(meta, bytes) };
+      }
+      const vsix = path.join(tmp, 'site-revisions.vsix');
+      const r = await runNode([path.join(repoRoot, 'scripts', 'task.mjs'), 'package', vsix], { label: 'package', passStdout: true, timeoutMs: 180_000 });
+      if (r.code !== 0 || !fs.existsSync(vsix)) throw new Error(`npm run package failed (exit ${r.code ?? r.signal})`);
+      const buf = fs.readFileSync(vsix);
+      const entries = zipEntries(buf);
+      const js = entries.find((e) => e.name === 'extension/dist/extension.js');
+      if (!js) throw new Error('the .vsix holds no extension/dist/extension.js');
+      // The packaged extension's code and manifest, as installed (dist/undici.js is loaded by the bundle on the first request).
+      for (const e of entries) {
+        if (!/^extension\/(dist\/[^/]+\.js|package\.json)$/.test(e.name)) continue;
+        const to = path.join(bundleDir, e.name.slice('extension/'.length));
+        fs.mkdirSync(path.dirname(to), { recursive: true });
+        fs.writeFileSync(to, zipRead(buf, e));
+      }
+      // `npm run package` builds in a private copy and keeps no metafile: the same production
+      // build (`node esbuild.mjs --production`) in a copy of src/ here writes dist/meta.json.
+      const meta = await productionMetafile(path.join(tmp, 'stage'));
+      return {
+        vsixBytes: buf.length,
+        vsixFiles: entries.map((e) => e.name).filter((x) => !x.endsWith('/')),
+        bundleBytes: js.size,
+        otherJs: entries.filter((e) => /^extension\/dist\/.+\.js$/.test(e.name) && e !== js).map((e) => ({ path: e.name.slice('extension/'.length), bytes: e.size })),
+        bundleSource: 'extension/dist/extension.js of the .vsix',
+        ...metafileOf(meta, js.size),
+      };
+    });
+
+    // ---- 2. the real extension host
+    const host = values['skip-host']
+      ? undefined
+      : await stage('extension host (test/integration/bench via test/host/run.ts)', async (): Promise<HostFigures> => {
+          const out = path.join(tmp, 'host.json');
+          // The packaged .vsix installed into the host, as users get it (the harness's --vsix); without
+          // one, the repository's development bundle, built first as the integration tests do.
+          const vsix = path.join(tmp, 'site-revisions.vsix');
+          const installed = fs.existsSync(vsix);
+          if (!installed) {
+            const b = await runNode([path.join(repoRoot, 'esbuild.mjs')], { label: 'esbuild', timeoutMs: 120_000 });
+            if (b.code !== 0) throw new Error(`node esbuild.mjs failed (exit ${b.code ?? b.signal})`);
+          }
+          const harness = [path.join(repoRoot, 'out', 'test', 'host', 'run.js'), '--results', path.join(tmp, 'host-results.json'), '--grep', 'Bench:', '--timeout', '240', ...(installed ? ['--vsix', vsix] : [])];
+          const r = await runNode(harness, {
+            passStdout: true,
+            timeoutMs: 300_000,
+            env: { ...process.env, SR_LARGE: '1', SITE_REVISIONS_BENCH_OUT: out, SITE_REVISIONS_BENCH_SAMPLES: String(n.host), ...(fs.existsSync(bundle) ? { SITE_REVISIONS_BENCH_BUNDLE: bundle } : {}) },
+          });
+          if (!fs.existsSync(out)) throw new Error(`the bench suite wrote no figures (harness exit ${r.code ?? r.signal})`);
+          const f = JSON.parse(fs.readFileSync(out, 'utf8')) as HostFigures;
+          f.installedVsix = installed;
+          if (r.code !== 0) errors.push(`extension host: the harness exited with ${r.code ?? r.signal}${f.errors.length ? `: ${f.errors.join('; ')}` : ''}`);
+          return f;
+        });
+
+    // ---- 3. plain Node, interleaved fresh processes
+    const plain = await stage('plain Node (activation, scale)', async () => {
+      const activation: ActivationSample[] = [];
+      const activationCold: ActivationSample[] = [];
+      const scale: ScaleSample[] = [];
+      if (!fs.existsSync(bundle)) throw new Error('no bundle to activate (the size step failed)');
+      for (let i = 0; i < Math.max(n.activation, n.scale); i++) {
+        if (i < n.activation) {
+          // As in the extension host (Node's net/tls/crypto already loaded), then in a cold process.
+          for (const warm of [true, false]) {
+            const args = [path.join(__dirname, 'activationChild.js'), bundle, ...(i === 0 && warm ? ['--control'] : []), ...(warm ? ['--preload', HOST_BUILTINS.join(',')] : [])];
+            const r = await runNode(args, { label: 'activation', timeoutMs: 60_000 });
+            if (r.code !== 0) throw new Error(`activation sample ${i + 1} failed (exit ${r.code ?? r.signal})`);
+            (warm ? activation : activationCold).push(lastJson<ActivationSample>(r.stdout));
+          }
+        }
+        if (i < n.scale) {
+          const r = await runNode(['--expose-gc', path.join(__dirname, 'scaleChild.js')], { label: 'scale', timeoutMs: 120_000 });
+          if (r.code !== 0) throw new Error(`scale sample ${i + 1} failed (exit ${r.code ?? r.signal})`);
+          scale.push(lastJson<ScaleSample>(r.stdout));
+        }
+      }
+      return { activation, activationCold, scale };
+    });
+
+    // ---- 4. client overhead, the service in its own process
+    const overhead = await stage('client overhead', async (): Promise<OverheadResult & { withLatency1ms?: OverheadResult }> => {
+      const service = await startServiceProcess({ dataFile: path.join(tmp, 'service', 'service.json'), args: ['--quiet'], cleanup });
+      try {
+        const loopback = await clientOverhead(service.url, { iterations: n.abIterations, warmup: n.abWarmup });
+        // The same with 1 ms of service latency (a LAN; the internet is slower still): what the
+        // client's fixed cost per call weighs once a request leaves this machine.
+        await configureService(service.url, { latencyMs: 1 });
+        log('client overhead with 1 ms of service latency…');
+        const lan = await clientOverhead(service.url, { iterations: Math.round(n.abIterations / 3), warmup: 10 });
+        return { ...loopback, withLatency1ms: lan };
+      } finally {
+        await service.stop();
+      }
+    });
+
+    // ---- the report
+    const rows: Row[] = [];
+    const row = (r: Row) => rows.push(r);
+
+    if (overhead) {
+      for (const o of overhead.operations) {
+        row({
+          group: 'Client overhead',
+          id: `overhead.${o.operation.replace(/\s+/g, '')}`,
+          name: `${o.operation} (client ÷ raw undici)`,
+          measured: `${o.ratio.toFixed(3)} (${o.clientMedianUs.toFixed(0)} µs ÷ ${o.rawMedianUs.toFixed(0)} µs)`,
+          value: round(o.ratio, 4),
+          unit: 'ratio',
+          target: `≤ ${TARGETS.overheadRatio}`,
+          ok: o.ratio <= TARGETS.overheadRatio,
+        });
+      }
+      const lan = overhead.withLatency1ms;
+      if (lan) {
+        const worst = lan.operations.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+        const us = median(overhead.operations.map((o) => o.clientMedianUs - o.rawMedianUs));
+        row({
+          group: 'Client overhead',
+          id: 'overhead.latency1ms',
+          name: 'the six operations with 1 ms of service latency (highest ratio)',
+          measured: `${worst.ratio.toFixed(3)} (${worst.operation}); loopback cost of the client ≈ ${us.toFixed(0)} µs per call`,
+          value: round(worst.ratio, 4),
+          unit: 'ratio',
+          target: `≤ ${TARGETS.overheadRatio}`,
+          ok: worst.ratio <= TARGETS.overheadRatio,
+        });
+      }
+      if (!overhead.sameRequest) errors.push('client overhead: the client and the raw call did not send the same request');
+    }
+
+    if (host) {
+      const acts = host.actions;
+      const count = (key: string, name: string, target: number, cmp: 'eq' | 'le' = 'eq') => {
+        const s = acts[key];
+        if (!s?.length) {
+          row({ group: 'Requests per action', id: `requests.${key}`, name, measured: 'not measured', value: null, unit: 'requests', target: `${cmp === 'le' ? '≤ ' : ''}${target}`, ok: null });
+          return;
+        }
+        const worst = Math.max(...s.map((x) => x.requests));
+        const good = s.every((x) => (cmp === 'eq' ? x.requests === target : x.requests <= target));
+        row({
+          group: 'Requests per action',
+          id: `requests.${key}`,
+          name,
+          measured: `${s.map((x) => x.requests).join(', ')} (${ms(median(pick(s, (x) => x.ms)), 0)})`,
+          value: worst,
+          unit: 'requests',
+          target: `${cmp === 'le' ? '≤ ' : ''}${target}`,
+          ok: good,
+        });
+      };
+      count('expandSite', 'expand a site (100,000 files)', 1);
+      count('expandFile', 'expand a file (10,000 revisions)', 1);
+      count('openRevision', 'open a revision', 1);
+      count('openRevisionAgain', 'open it again', 0);
+      count('compareWithPrevious', 'compare with previous, after opening', 1, 'le');
+      count('concurrentExpandSite', '10 identical concurrent site expansions', 1);
+      count('concurrentExpandFile', '10 identical concurrent file expansions', 1);
+      count('concurrentOpen', '10 identical concurrent opens', 1);
+    }
+
+    if (plain?.scale.length) {
+      const s = plain.scale;
+      const coldMs = median(pick(s, (x) => x.folderModel.coldMs));
+      const heap = median(pick(s, (x) => x.folderModel.modelHeapBytes)) / MB;
+      const orderMs = median(pick(s, (x) => x.ordering.coldMs));
+      row({ group: 'Scale', id: 'scale.folderModelMs', name: 'folder model of 100,000 paths (first build, plain Node)', measured: `${ms(coldMs)} (warm ${ms(median(pick(s, (x) => x.folderModel.warmMedianMs)))})`, value: round(coldMs, 2), unit: 'ms', target: `≤ ${TARGETS.folderModelMs} ms`, ok: coldMs <= TARGETS.folderModelMs });
+      row({ group: 'Scale', id: 'scale.folderModelMB', name: 'heap retained by that model', measured: `${heap.toFixed(1)} MB (+ ${(median(pick(s, (x) => x.folderModel.pathsHeapBytes)) / MB).toFixed(1)} MB of paths)`, value: round(heap, 2), unit: 'MB', target: `≤ ${TARGETS.folderModelMB} MB`, ok: heap <= TARGETS.folderModelMB });
+      row({ group: 'Scale', id: 'scale.orderingMs', name: '10,000 revisions: reply → newest-first first page (plain Node)', measured: `${ms(orderMs)} (warm ${ms(median(pick(s, (x) => x.ordering.warmMedianMs)))}; from the body with validation ${ms(median(pick(s, (x) => x.ordering.fromBodyWarmMedianMs)))})`, value: round(orderMs, 2), unit: 'ms', target: `≤ ${TARGETS.orderingMs} ms`, ok: orderMs <= TARGETS.orderingMs });
+    }
+    if (host?.huge?.samples.length) {
+      const h = host.huge;
+      const t = median(pick(h.samples, (x) => x.ms));
+      const c = h.contentMs?.length ? median(h.contentMs) : undefined;
+      row({ group: 'Scale', id: 'scale.hugeRevisionMs', name: '20 MB revision: request → document content (host)', measured: `${ms(t, 0)}${c !== undefined ? ` (request → bytes in the extension ${ms(c, 0)})` : ''}`, value: round(t, 1), unit: 'ms', target: '', ok: null });
+    }
+    if (host?.actions.expandSite?.length) {
+      row({ group: 'Scale', id: 'scale.expandSiteHostMs', name: 'expand the 100,000-file site, request → nodes (host)', measured: ms(median(pick(host.actions.expandSite, (x) => x.ms)), 0), value: round(median(pick(host.actions.expandSite, (x) => x.ms)), 1), unit: 'ms', target: '', ok: null });
+    }
+
+    if (plain?.activation.length) {
+      const a = plain.activation;
+      const total = median(pick(a, (x) => x.totalMs));
+      row({ group: 'Activation', id: 'activation.plainMs', name: `load bundle + activate() (plain Node, fake vscode; ${HOST_BUILTINS.join('/')} loaded, as in the host)`, measured: `${ms(total)} (load ${ms(median(pick(a, (x) => x.loadMs)))} + activate ${ms(median(pick(a, (x) => x.activateMs)))})`, value: round(total, 2), unit: 'ms', target: `≤ ${TARGETS.activationMs} ms`, ok: total <= TARGETS.activationMs });
+      if (plain.activationCold.length) {
+        const cold = median(pick(plain.activationCold, (x) => x.totalMs));
+        row({ group: 'Activation', id: 'activation.plainColdMs', name: `the same in a cold Node process (it loads ${HOST_BUILTINS.join('/')} too)`, measured: ms(cold), value: round(cold, 2), unit: 'ms', target: '', ok: null });
+      }
+      const all = [...a, ...plain.activationCold];
+      const sockets = Math.max(...all.map((x) => x.sockets + x.dnsLookups));
+      const undici = all.some((x) => x.undiciEvaluated);
+      const control = a.find((x) => x.control)?.control;
+      const controlOk = !!control && control.undiciEvaluated && control.sockets > 0;
+      row({ group: 'Activation', id: 'activation.network', name: 'sockets / DNS lookups during activation', measured: String(sockets), value: sockets, unit: 'count', target: '0', ok: sockets === 0 });
+      row({ group: 'Activation', id: 'activation.undici', name: 'undici evaluated during activation', measured: `${undici ? 'yes' : 'no'} (detector ${controlOk ? 'fires on the first request' : 'NOT verified'})`, value: undici ? 1 : 0, unit: 'bool', target: 'no', ok: !undici && controlOk });
+    }
+    if (host) {
+      const f = host.activation.fresh ?? [];
+      if (f.length) {
+        const t = median(pick(f, (x) => x.totalMs));
+        row({ group: 'Activation', id: 'activation.hostFreshMs', name: 'load bundle + activate() in the host (fresh copies)', measured: `${ms(t)} (load ${ms(median(pick(f, (x) => x.loadMs)))} + activate ${ms(median(pick(f, (x) => x.activateMs)))}); requests ${Math.max(...f.map((x) => x.requests))}`, value: round(t, 2), unit: 'ms', target: `≤ ${TARGETS.activationMs} ms`, ok: t <= TARGETS.activationMs });
+      }
+      if (host.activation.builtinsBefore) {
+        const missing = HOST_BUILTINS.filter((b) => !host.activation.builtinsBefore!.includes(b));
+        row({ group: 'Activation', id: 'activation.hostBuiltins', name: `${HOST_BUILTINS.join('/')} already loaded in the host before the extension activates`, measured: missing.length ? `no: ${missing.join(', ')} missing` : 'yes', value: missing.length ? 0 : 1, unit: 'bool', target: 'yes', ok: missing.length === 0 });
+      }
+      row({
+        group: 'Activation',
+        id: 'activation.hostFirstMs',
+        name: `first activation in the host (extension.activate(), one sample; ${host.installedVsix ? 'installed .vsix' : 'development bundle'})`,
+        measured: host.activation.firstActivateMs !== undefined ? ms(host.activation.firstActivateMs, 0) : 'already active',
+        value: host.activation.firstActivateMs !== undefined ? round(host.activation.firstActivateMs, 1) : null,
+        unit: 'ms',
+        target: '',
+        ok: null,
+      });
+    }
+
+    if (size) {
+      if (host?.bundleBytes !== undefined && host.bundleBytes !== size.bundleBytes) {
+        errors.push(`extension host: the fresh copies were loaded from a bundle of ${host.bundleBytes} bytes, not the packaged one (${size.bundleBytes})`);
+      }
+      row({ group: 'Size', id: 'size.bundle', name: 'dist/extension.js (production; what activation loads)', measured: kb(size.bundleBytes), value: size.bundleBytes, unit: 'bytes', target: '', ok: null });
+      for (const o of size.otherJs) row({ group: 'Size', id: `size.${path.basename(o.path, '.js')}`, name: `${o.path} (loaded on the first request)`, measured: kb(o.bytes), value: o.bytes, unit: 'bytes', target: '', ok: null });
+      if (size.vsixBytes !== undefined) row({ group: 'Size', id: 'size.vsix', name: '.vsix', measured: `${kb(size.vsixBytes)} (${size.vsixFiles?.length ?? '?'} files)`, value: size.vsixBytes, unit: 'bytes', target: `≤ ${TARGETS.vsixKB} KB`, ok: size.vsixBytes <= TARGETS.vsixKB * 1024 });
+      if (size.metafileMatchesBundle === false) errors.push(`size: the production build's dist/meta.json (${size.metafile?.outputBytes} bytes) does not describe the packaged bundle (${size.bundleBytes} bytes): were the sources changed during the run?`);
+    }
+
+    const report = {
+      machine: m,
+      durationSeconds: round((Date.now() - started) / 1000, 1),
+      quick,
+      targets: TARGETS,
+      figures: rows,
+      details: {
+        clientOverhead: overhead,
+        host,
+        activation: plain?.activation,
+        activationCold: plain?.activationCold,
+        scale: plain?.scale,
+        size,
+      },
+      errors,
+      ok: errors.length === 0,
+      targetsMissed: rows.filter((r) => r.ok === false).map((r) => r.id),
+    };
+    const modules = size?.metafile?.top ?? [];
+    if (values.json) process.stdout.write(JSON.stringify(report) + '\n');
+    else process.stdout.write(textTable(rows, m, modules) + '\n' + (errors.length ? `\nErrors:\n${errors.map((e) => `  ${e}`).join('\n')}\n` : ''));
+    if (values['write-readme']) {
+      if (errors.length) log('README not updated: some figures could not be measured');
+      else {
+        writeReadme(path.join(repoRoot, 'README.md'), markdown(rows, m, modules, size?.metafile?.byPackage ?? []));
+        log('README.md: benchmark table updated');
+      }
+    }
+    log(`finished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    if (errors.length) return 1;
+    return values.strict && report.targetsMissed.length ? 1 : 0;
+  } finally {
+    await cleanup.run();
+  }
+}
+
+async function configureService(url: string, config: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${url}/__control/config`, { method: 'POST', body: JSON.stringify(config), headers: { 'content-type': 'application/json' } });
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`service config: HTTP ${res.status}`);
+}
+
+/** Runs the project's production build (esbuild.mjs --production) in a copy of the sources; returns its dist/meta.json. */
+async function productionMetafile(stage: string): Promise<string> {
+  fs.mkdirSync(stage, { recursive: true });
+  for (const name of ['src', 'esbuild.mjs', 'package.json', 'tsconfig.json']) {
+    if (fs.existsSync(path.join(repoRoot, name))) fs.cpSync(path.join(repoRoot, name), path.join(stage, name), { recursive: true });
+  }
+  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
+  const r = await runNode([path.join(stage, 'esbuild.mjs'), '--production'], { label: 'esbuild', cwd: stage, timeoutMs: 120_000 });
+  const meta = path.join(stage, 'dist', 'meta.json');
+  if (r.code !== 0 || !fs.existsSync(meta)) throw new Error(`the production build failed (exit ${r.code ?? r.signal})`);
+  return meta;
+}
+
+function metafileOf(file: string, bundleBytes: number): { metafile?: BundleAnalysis; metafileMatchesBundle?: boolean } {
+  if (!fs.existsSync(file)) return {};
+  const metafile = analyseMetafile(file);
+  return { metafile, metafileMatchesBundle: metafile.outputBytes === bundleBytes };
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    log(e instanceof Error ? (e.stack ?? e.message) : String(e));
+    process.exit(1);
+  },
+);

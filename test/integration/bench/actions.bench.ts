@@ -1,0 +1,378 @@
+// Benchmarks in the real extension host. Run by `npm run bench` (bench/run.ts) through the
+// harness (test/host/run.ts) with SITE_REVISIONS_BENCH_OUT set — test/integration/index.ts then
+// loads only the *.bench.js of this folder — and with the local service's large data set
+// (SR_LARGE=1: site 900000, 100,000 paths, big/history.txt with 10,000 revisions, big/huge.txt
+// of 20 MB). Figures go to the JSON file named by SITE_REVISIONS_BENCH_OUT; requests are counted
+// at the service (its /__control/stats log), so they are what really went over the wire.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import Module from 'node:module';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/extension';
+import type { FileNode, FolderNode, RevisionNode } from '../../../src/revisions/nodes';
+import type { SiteNode } from '../../../src/sites/sitesTree';
+import type { TreeNode } from '../../../src/tree/node';
+import { DEMO } from '../../server/demo';
+import { HISTORY_PATH, HUGE_BYTES, HUGE_PATH, LARGE_SITE_ID } from '../../server/large';
+import { control } from '../support';
+import { EXTENSION_ID, testService, waitFor } from '../util';
+
+const SAMPLES = Math.max(1, Number(process.env.SITE_REVISIONS_BENCH_SAMPLES) || 3);
+const ACTIVATION_SAMPLES = Math.max(1, Number(process.env.SITE_REVISIONS_BENCH_ACTIVATIONS) || 7);
+
+/** One measured action: its duration and the requests the service received meanwhile. */
+interface Measured {
+  ms: number;
+  requests: number;
+  operations: Record<string, number>;
+}
+
+interface Figures {
+  samples: number;
+  activation: {
+    /** Whether the extension was already active when the bench suite started. */
+    wasActive: boolean;
+    /** Node's net, tls, crypto… that were loaded in this host before the extension activated (when it was not active yet). */
+    builtinsBefore?: string[];
+    /** `await extension.activate()` as VS Code runs it, when it was not active yet. */
+    firstActivateMs?: number;
+    /** Fresh copies of the bundle loaded and activated in this host. */
+    fresh?: { loadMs: number; activateMs: number; totalMs: number; readyMs: number; requests: number }[];
+  };
+  actions: Record<string, Measured[]>;
+  huge?: { bytes: number; samples: Measured[]; contentMs: number[] };
+  /** Size of the bundle the fresh copies were loaded from. */
+  bundleBytes?: number;
+  errors: string[];
+}
+
+const figures: Figures = { samples: SAMPLES, activation: { wasActive: false }, actions: {}, errors: [] };
+
+describe('Bench: the extension in the real host', function () {
+  this.timeout(300_000);
+  let api: ExtensionApi;
+  let url: string;
+  let siteNode: SiteNode;
+
+  const kind = (n: TreeNode): string => String((n.getTreeItem() as vscode.TreeItem).contextValue ?? '');
+  const isFolder = (n: TreeNode): n is FolderNode => kind(n) === 'revisionFolder';
+  const isFile = (n: TreeNode): n is FileNode => kind(n) === 'revisionFile';
+  const isRevision = (n: TreeNode): n is RevisionNode => /^revision(\.|$)/.test(kind(n));
+  const closeAll = () => vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  const revUri = (n: RevisionNode) => api.revisions.revisionUri({ siteId: n.ref.site.id, revisionId: n.ref.item.id, path: n.ref.path });
+
+  /** Runs `action` between a reset of the service's request log and a look at it. */
+  const measure = async (action: () => Promise<unknown>): Promise<Measured> => {
+    await control(url, 'reset-stats');
+    const t0 = performance.now();
+    await action();
+    const ms = performance.now() - t0;
+    const stats = await control(url, 'stats');
+    const operations: Record<string, number> = {};
+    for (const r of stats.requests) operations[r.operation ?? r.url] = (operations[r.operation ?? r.url] ?? 0) + 1;
+    return { ms, requests: stats.requests.length, operations };
+  };
+  const record = (name: string, m: Measured): Measured => {
+    (figures.actions[name] ??= []).push(m);
+    return m;
+  };
+
+  /** A file node of the large site, through its folders. */
+  const fileNode = async (filePath: string): Promise<FileNode> => {
+    let nodes = await api.tree.getChildren(siteNode);
+    const segs = filePath.split('/');
+    for (const seg of segs.slice(0, -1)) {
+      const folder = nodes.find((n): n is FolderNode => isFolder(n) && n.folder.name === seg);
+      assert.ok(folder, `folder ${seg} of ${filePath}`);
+      nodes = await folder.getChildren();
+    }
+    const file = nodes.find((n): n is FileNode => isFile(n) && n.file.path === filePath);
+    assert.ok(file, `file ${filePath}`);
+    return file;
+  };
+  const revisions = async (file: FileNode) => (await file.getChildren()).filter(isRevision);
+  const openRevision = async (rev: RevisionNode) => {
+    await vscode.commands.executeCommand('siteRevisions.openRevision', rev);
+    const want = revUri(rev).toString();
+    await waitFor(() => vscode.window.activeTextEditor?.document.uri.toString() === want, { intervalMs: 5, message: 'the revision editor' });
+  };
+
+  before(async () => {
+    // First: VS Code's own activation of the extension, when nothing has activated it yet.
+    const e = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+    assert.ok(e, `${EXTENSION_ID} is not loaded`);
+    figures.activation.wasActive = e.isActive;
+    if (!e.isActive) {
+      const loaded = (process as unknown as { moduleLoadList?: string[] }).moduleLoadList ?? [];
+      figures.activation.builtinsBefore = ['net', 'tls', 'crypto', 'http', 'https', 'fs'].filter((m) => loaded.includes(`NativeModule ${m}`));
+      const t0 = performance.now();
+      await e.activate();
+      figures.activation.firstActivateMs = performance.now() - t0;
+    }
+    api = e.exports;
+    await api.ready;
+    url = (await testService()).url;
+    await control(url, 'config', { failNext: [], faultRate: 0, latencyMs: 0 });
+    await vscode.commands.executeCommand('siteRevisions.signIn', { serviceUrl: url, email: DEMO.user.email, password: DEMO.user.password });
+    const roots = (await api.tree.getChildren()) as SiteNode[];
+    const large = roots.find((s) => s.site.id === String(LARGE_SITE_ID));
+    assert.ok(large, `site ${LARGE_SITE_ID} is listed: start the service with the large data set (SR_LARGE=1)`);
+    siteNode = large;
+  });
+
+  afterEach(async function () {
+    await control(url, 'config', { latencyMs: 0 }).catch(() => undefined);
+    if (this.currentTest?.state === 'failed') figures.errors.push(`${this.currentTest.title}: ${this.currentTest.err?.message ?? 'failed'}`);
+  });
+
+  after(async () => {
+    await closeAll();
+    const file = process.env.SITE_REVISIONS_BENCH_OUT;
+    if (file) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(figures, null, 2) + '\n');
+    }
+  });
+
+  it('expand a site (100,000 files): one Get Revision Files', async () => {
+    for (let i = 0; i < SAMPLES; i++) {
+      api.revisions.store.invalidate(); // what Refresh does to the lists
+      let children: TreeNode[] = [];
+      const m = record('expandSite', await measure(async () => (children = await api.tree.getChildren(siteNode))));
+      assert.equal(m.requests, 1, JSON.stringify(m.operations));
+      assert.equal(m.operations['getRevisionFiles'], 1);
+      assert.ok(children.some(isFolder));
+    }
+  });
+
+  it('expand a file (10,000 revisions): one Get Revisions', async () => {
+    const file = await fileNode(HISTORY_PATH);
+    for (let i = 0; i < SAMPLES; i++) {
+      api.revisions.store.invalidate();
+      let shown = 0;
+      const m = record('expandFile', await measure(async () => (shown = (await file.getChildren()).filter(isRevision).length)));
+      assert.equal(m.requests, 1, JSON.stringify(m.operations));
+      assert.equal(m.operations['getRevisions'], 1);
+      assert.ok(shown > 0 && shown < 10_000, `${shown} revisions shown (one page)`);
+    }
+  });
+
+  it('open a revision: one Get Revision, none when opened again', async () => {
+    const revs = await revisions(await fileNode(HISTORY_PATH));
+    for (let i = 0; i < SAMPLES; i++) {
+      const rev = revs[i]!;
+      await closeAll();
+      api.revisions.cache.clear();
+      const first = record('openRevision', await measure(() => openRevision(rev)));
+      assert.equal(first.requests, 1, JSON.stringify(first.operations));
+      assert.equal(first.operations['getRevision'], 1);
+      await closeAll();
+      const again = record('openRevisionAgain', await measure(() => openRevision(rev)));
+      assert.equal(again.requests, 0, JSON.stringify(again.operations));
+    }
+  });
+
+  it('compare with the previous revision after opening one: at most one more request', async () => {
+    const revs = await revisions(await fileNode(HISTORY_PATH));
+    for (let i = 0; i < SAMPLES; i++) {
+      const rev = revs[i]!;
+      await closeAll();
+      api.revisions.cache.clear();
+      await openRevision(rev);
+      const m = record(
+        'compareWithPrevious',
+        await measure(async () => {
+          await vscode.commands.executeCommand('siteRevisions.compareWithPrevious', rev);
+          await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff, { intervalMs: 5, message: 'the diff editor' });
+        }),
+      );
+      assert.ok(m.requests <= 1, JSON.stringify(m.operations));
+    }
+  });
+
+  it('10 identical concurrent expansions and opens: one request each', async () => {
+    const file = await fileNode(HISTORY_PATH);
+    const rev = (await revisions(file))[5]!;
+    // A little latency, so that all ten are surely in flight together.
+    await control(url, 'config', { latencyMs: 100 });
+    for (let i = 0; i < SAMPLES; i++) {
+      api.revisions.store.invalidate();
+      const site = record('concurrentExpandSite', await measure(() => Promise.all(Array.from({ length: 10 }, () => api.tree.getChildren(siteNode)))));
+      assert.equal(site.requests, 1, JSON.stringify(site.operations));
+      const files = record('concurrentExpandFile', await measure(() => Promise.all(Array.from({ length: 10 }, () => file.getChildren()))));
+      assert.equal(files.requests, 1, JSON.stringify(files.operations));
+      await closeAll();
+      api.revisions.cache.clear();
+      const opens = record('concurrentOpen', await measure(() => Promise.all(Array.from({ length: 10 }, () => vscode.commands.executeCommand('siteRevisions.openRevision', rev)))));
+      assert.equal(opens.requests, 1, JSON.stringify(opens.operations));
+    }
+  });
+
+  it('a 20 MB revision: from the request to the document’s content', async () => {
+    const rev = (await revisions(await fileNode(HUGE_PATH)))[0];
+    assert.ok(rev, 'the revision of big/huge.txt');
+    const base = revUri(rev);
+    const samples: Measured[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      await closeAll();
+      api.revisions.cache.clear();
+      // A URI VS Code has not seen yet (the provider ignores the extra query part): no text model
+      // of an earlier sample can be reused, so each sample goes the whole way — stat asks the
+      // provider, the provider makes the request, readFile is served from its cache, the text
+      // travels to the workbench and back to this host as a document.
+      const uri = base.with({ query: `${base.query}&bench=${i}-${Date.now()}` });
+      const want = uri.toString();
+      let length = 0;
+      const m = await measure(async () => {
+        const opened = new Promise<vscode.TextDocument>((resolve) => {
+          const sub = vscode.workspace.onDidOpenTextDocument((d) => {
+            if (d.uri.toString() === want) {
+              sub.dispose();
+              resolve(d);
+            }
+          });
+        });
+        await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
+        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === want) ?? (await opened);
+        length = doc.getText().length;
+      });
+      assert.equal(length, HUGE_BYTES, 'the whole revision is in the document');
+      assert.equal(m.requests, 1, JSON.stringify(m.operations));
+      samples.push(m);
+    }
+    // The extension's part alone: request → UTF-8 bytes in the content cache (with its digest).
+    const contentMs: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      api.revisions.cache.clear();
+      const t0 = performance.now();
+      const bytes = await api.revisions.store.content(rev.ref.site.id, rev.ref.item.id);
+      contentMs.push(performance.now() - t0);
+      assert.equal(bytes.byteLength, HUGE_BYTES);
+    }
+    figures.huge = { bytes: HUGE_BYTES, samples, contentMs };
+    await closeAll();
+    api.revisions.cache.clear();
+  });
+
+  it('activation: fresh copies of the bundle loaded and activated in this host (no request)', async () => {
+    // VS Code activates an extension once per host, so repeated samples load new copies of
+    // dist/extension.js next to the running one: the real `vscode` API, except that command ids
+    // and the file system scheme get a suffix (they must be unique) and the tree view is a stub
+    // (a second view with the same id would take over the real one). The context is new, with
+    // the signed-in account in memory. Each copy is compiled from a distinct source string (a
+    // trailing comment) so V8's in-memory compilation cache cannot make it look cheaper.
+    // The production bundle of the .vsix when the bench runner extracted one, else the one loaded here.
+    const bundle = process.env.SITE_REVISIONS_BENCH_BUNDLE || path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'extension.js');
+    figures.bundleBytes = fs.statSync(bundle).size;
+    const fresh: NonNullable<Figures['activation']['fresh']> = [];
+    for (let i = 0; i < ACTIVATION_SAMPLES; i++) {
+      const tag = `bench${i}x${Date.now().toString(36)}`;
+      const ctx = freshContext(url, DEMO.user.email, DEMO.user.password);
+      await control(url, 'reset-stats');
+      const t0 = performance.now();
+      const source = fs.readFileSync(bundle, 'utf8');
+      const m = new Module(bundle, module) as Module & { _compile(src: string, file: string): void; require(id: string): unknown; paths: string[] };
+      m.filename = bundle;
+      m.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(bundle));
+      const shim = benchVscode(tag);
+      const requireOriginal = m.require.bind(m);
+      m.require = (id: string) => (id === 'vscode' ? shim : requireOriginal(id));
+      m._compile(`${source}\n// ${tag}\n`, bundle);
+      const t1 = performance.now();
+      const ext = m.exports as { activate(c: unknown): ExtensionApi };
+      const copy = ext.activate(ctx);
+      const t2 = performance.now();
+      await copy.ready;
+      const t3 = performance.now();
+      await new Promise((r) => setTimeout(r, 150));
+      const stats = await control(url, 'stats');
+      fresh.push({ loadMs: t1 - t0, activateMs: t2 - t1, totalMs: t2 - t0, readyMs: t3 - t2, requests: stats.requests.length });
+      for (const d of (ctx.subscriptions as vscode.Disposable[]).reverse()) {
+        try {
+          d.dispose();
+        } catch {
+          /* disposing a copy must not fail the run */
+        }
+      }
+      assert.equal(stats.requests.length, 0, 'activation made no request');
+    }
+    figures.activation.fresh = fresh;
+  });
+});
+
+/** The real vscode API for a second copy of the extension: unique command ids and scheme, a stub tree view. */
+function benchVscode(tag: string): unknown {
+  const real = vscode as unknown as Record<string, unknown>;
+  const api: Record<string, unknown> = {};
+  // Own properties, like the real API object (the bundle copies them when it imports `vscode`).
+  for (const k of Object.getOwnPropertyNames(real)) Object.defineProperty(api, k, { get: () => real[k], enumerable: true, configurable: true });
+  const override = (ns: string, members: Record<string, unknown>) => {
+    const o = Object.create(real[ns] as object) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(members)) Object.defineProperty(o, k, { value: v, enumerable: true });
+    Object.defineProperty(api, ns, { value: o, enumerable: true, configurable: true });
+  };
+  override('commands', {
+    registerCommand: (id: string, fn: (...a: unknown[]) => unknown, thisArg?: unknown) => vscode.commands.registerCommand(`${id}.${tag}`, fn, thisArg),
+  });
+  override('workspace', {
+    registerFileSystemProvider: (scheme: string, p: vscode.FileSystemProvider, o?: { isCaseSensitive?: boolean; isReadonly?: boolean | vscode.MarkdownString }) =>
+      vscode.workspace.registerFileSystemProvider(`${scheme}-${tag}`, p, o),
+  });
+  override('window', { createTreeView: () => stubTreeView() });
+  return api;
+}
+
+function stubTreeView(): vscode.TreeView<unknown> {
+  const none = () => new vscode.Disposable(() => undefined);
+  return {
+    message: undefined,
+    description: undefined,
+    title: undefined,
+    badge: undefined,
+    visible: false,
+    selection: [],
+    onDidChangeSelection: none,
+    onDidChangeVisibility: none,
+    onDidExpandElement: none,
+    onDidCollapseElement: none,
+    onDidChangeCheckboxState: none,
+    reveal: () => Promise.resolve(),
+    dispose: () => undefined,
+  } as unknown as vscode.TreeView<unknown>;
+}
+
+/** A new ExtensionContext, in memory, signed in to `serviceUrl` as `email`. */
+function freshContext(serviceUrl: string, email: string, password: string): Record<string, unknown> {
+  const memento = (init: Record<string, unknown> = {}) => {
+    const data = new Map(Object.entries(init));
+    return {
+      keys: () => [...data.keys()],
+      get: (k: string, d?: unknown) => (data.has(k) ? data.get(k) : d),
+      update: (k: string, v: unknown) => {
+        if (v === undefined) data.delete(k);
+        else data.set(k, v);
+        return Promise.resolve();
+      },
+      setKeysForSync: () => undefined,
+    };
+  };
+  const secrets = new Map<string, string>([[`siteRevisions:${new URL(serviceUrl).origin}:${email.toLowerCase()}:password`, password]]);
+  const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+  return {
+    subscriptions: [],
+    globalState: memento({ 'siteRevisions.account': { serviceUrl, email } }),
+    workspaceState: memento(),
+    secrets: {
+      get: (k: string) => Promise.resolve(secrets.get(k)),
+      store: (k: string, v: string) => Promise.resolve(void secrets.set(k, v)),
+      delete: (k: string) => Promise.resolve(void secrets.delete(k)),
+      keys: () => Promise.resolve([...secrets.keys()]),
+      onDidChange: () => new vscode.Disposable(() => undefined),
+    },
+    extensionUri: ext.extensionUri,
+    extensionPath: ext.extensionPath,
+    extension: ext,
+  };
+}
