@@ -142,14 +142,27 @@
       return out;
     }
 
+    /**
+     * A fixed text of this script, as the extension translated it (`init.strings`), with `{0}`
+     * filled in.
+     * @param {string} key
+     * @param {string | number} [arg]
+     */
+    function uiText(key, arg) {
+      var s = init && init.strings && typeof init.strings[key] === 'string' ? init.strings[key] : '';
+      return arg === undefined ? s : s.replace('{0}', function () {
+        return String(arg);
+      });
+    }
+
     function notifyChange() {
       vscode.postMessage({ type: 'change', values: nonSecretValues(), passwordEdited: passwordEdited() });
     }
 
     function passwordPlaceholder(field) {
       if (!init.storedPasswords[field]) return '';
-      if (init.mode === 'edit') return cleared[field] ? '(will be removed)' : '(unchanged)';
-      if (init.mode === 'duplicate') return cleared[field] ? '(not copied)' : '(copied from original)';
+      if (init.mode === 'edit') return cleared[field] ? uiText('passwordWillBeRemoved') : uiText('passwordUnchanged');
+      if (init.mode === 'duplicate') return cleared[field] ? uiText('passwordNotCopied') : uiText('passwordCopied');
       return '';
     }
 
@@ -163,7 +176,7 @@
 
       app.appendChild(el('h1', { id: 'title' }, init.title));
       var shortcut = isMac ? '⌘+Enter' : 'Ctrl+Enter';
-      app.appendChild(el('p', { class: 'intro' }, 'Fields marked * are required. Press ' + shortcut + ' to save.'));
+      app.appendChild(el('p', { class: 'intro' }, uiText('intro', shortcut)));
 
       banner = el('div', { id: 'banner', class: 'banner', role: 'alert' });
       banner.hidden = true;
@@ -178,8 +191,8 @@
       form.appendChild(fieldsRoot);
 
       var actions = el('div', { class: 'actions' });
-      saveButton = /** @type {HTMLButtonElement} */ (el('button', { type: 'submit', id: 'save', class: 'primary', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' }, 'Save'));
-      cancelButton = /** @type {HTMLButtonElement} */ (el('button', { type: 'button', id: 'cancel', class: 'secondary' }, 'Cancel'));
+      saveButton = /** @type {HTMLButtonElement} */ (el('button', { type: 'submit', id: 'save', class: 'primary', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' }, uiText('save')));
+      cancelButton = /** @type {HTMLButtonElement} */ (el('button', { type: 'button', id: 'cancel', class: 'secondary' }, uiText('cancel')));
       cancelButton.addEventListener('click', function () {
         vscode.postMessage({ type: 'cancel' });
       });
@@ -230,7 +243,7 @@
           return o.value === values[f];
         });
         if (!known) {
-          var extra = el('option', { value: values[f] }, values[f] === '' ? 'Choose…' : values[f] + ' (not in the list)');
+          var extra = el('option', { value: values[f] }, values[f] === '' ? uiText('choose') : uiText('notInList', values[f]));
           /** @type {HTMLOptionElement} */ (extra).disabled = true;
           select.appendChild(extra);
         }
@@ -300,8 +313,7 @@
       var row = el('div', { class: 'check clear' });
       var box = /** @type {HTMLInputElement} */ (el('input', { type: 'checkbox', id: 'f-' + f + '-clear' }));
       box.checked = cleared[f];
-      var text = init.mode === 'edit' ? 'Remove the saved password' : 'Do not copy the original’s password';
-      var label = el('label', { for: box.id }, text);
+      var label = el('label', { for: box.id }, init.mode === 'edit' ? uiText('removePassword') : uiText('doNotCopyPassword'));
       box.addEventListener('change', function () {
         cleared[f] = box.checked;
         if (box.checked) {
@@ -353,7 +365,7 @@
       var specs = specsFor(values.server_type);
       for (var j = 0; j < specs.length; j++) applyError(specs[j].field);
       if (list.length) {
-        setBanner(list.length === 1 ? 'One field needs attention: ' + list[0].message : list.length + ' fields need attention. Correct them and save again.');
+        setBanner(list.length === 1 ? uiText('oneError', list[0].message) : uiText('manyErrors', list.length));
         var first = document.getElementById('f-' + list[0].field);
         if (first) first.focus();
       }
@@ -369,10 +381,10 @@
       saving = busy;
       if (saveButton) {
         saveButton.disabled = busy;
-        saveButton.textContent = busy ? 'Saving…' : 'Save';
+        saveButton.textContent = busy ? uiText('saving') : uiText('save');
       }
       if (cancelButton) cancelButton.disabled = busy;
-      if (status) status.textContent = busy ? 'Saving the site…' : '';
+      if (status) status.textContent = busy ? uiText('savingStatus') : '';
       var form = document.getElementById('form');
       if (form) form.setAttribute('aria-busy', busy ? 'true' : 'false');
     }
@@ -444,12 +456,12 @@
           );
           break;
         case 'saving':
-          if (status) status.textContent = 'Saving the site…';
+          if (status) status.textContent = uiText('savingStatus');
           break;
         case 'saveFailed':
           if (!init) return;
           setBusy(false);
-          setBanner('The site was not saved. ' + (typeof m.message === 'string' ? m.message : ''));
+          setBanner(uiText('notSaved', typeof m.message === 'string' ? m.message : ''));
           if (saveButton) saveButton.focus();
           break;
       }

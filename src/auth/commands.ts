@@ -23,8 +23,8 @@ async function ask(opts: vscode.InputBoxOptions): Promise<string | undefined> {
 /** Prompts for what is missing; keeps what the user typed when a step is retried. */
 async function promptCredentials(session: Session, prev?: Partial<SignInArgs>): Promise<SignInArgs | undefined> {
   const serviceUrl = await ask({
-    title: 'Sign in to Site Revisions (1/4)',
-    prompt: 'Service URL',
+    title: vscode.l10n.t('Sign in to Site Revisions ({0}/{1})', 1, 4),
+    prompt: vscode.l10n.t('Service URL'),
     placeHolder: 'https://example.com',
     value: prev?.serviceUrl ?? (readSettings().serviceUrl || session.account?.serviceUrl || ''),
     validateInput: (v) => {
@@ -34,23 +34,23 @@ async function promptCredentials(session: Session, prev?: Partial<SignInArgs>): 
   });
   if (serviceUrl === undefined) return undefined;
   const email = await ask({
-    title: 'Sign in to Site Revisions (2/4)',
-    prompt: 'Email address',
+    title: vscode.l10n.t('Sign in to Site Revisions ({0}/{1})', 2, 4),
+    prompt: vscode.l10n.t('Email address'),
     value: prev?.email ?? session.account?.email ?? '',
-    validateInput: (v) => (/^\S+@\S+$/.test(v.trim()) ? undefined : 'Enter the email address of your account'),
+    validateInput: (v) => (/^\S+@\S+$/.test(v.trim()) ? undefined : vscode.l10n.t('Enter the email address of your account')),
   });
   if (email === undefined) return undefined;
   const password = await ask({
-    title: 'Sign in to Site Revisions (3/4)',
-    prompt: `Password for ${email.trim()}`,
+    title: vscode.l10n.t('Sign in to Site Revisions ({0}/{1})', 3, 4),
+    prompt: vscode.l10n.t('Password for {0}', email.trim()),
     password: true,
     value: prev?.password ?? '',
-    validateInput: (v) => (v ? undefined : 'Enter your password'),
+    validateInput: (v) => (v ? undefined : vscode.l10n.t('Enter your password')),
   });
   if (password === undefined) return undefined;
   const apiKey = await ask({
-    title: 'Sign in to Site Revisions (4/4)',
-    prompt: 'API key (optional: leave empty if your service does not use one)',
+    title: vscode.l10n.t('Sign in to Site Revisions ({0}/{1})', 4, 4),
+    prompt: vscode.l10n.t('API key (optional: leave empty if your service does not use one)'),
     password: true,
     value: prev?.apiKey ?? '',
   });
@@ -61,7 +61,7 @@ async function promptCredentials(session: Session, prev?: Partial<SignInArgs>): 
 export async function signInWith(session: Session, args: SignInArgs): Promise<void> {
   const creds: Credentials = { email: args.email, password: args.password, ...(args.apiKey ? { apiKey: args.apiKey } : {}) };
   await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Signing in to Site Revisions…', cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing in to Site Revisions…'), cancellable: true },
     (_p, token) => session.signIn(args.serviceUrl, creds, token),
   );
   const norm = normaliseServiceUrl(args.serviceUrl);
@@ -82,15 +82,17 @@ export function registerAuthCommands(session: Session, log: Log): vscode.Disposa
         if (!input) return false;
         try {
           await signInWith(session, input);
-          void vscode.window.showInformationMessage(`Signed in to Site Revisions as ${input.email}.`);
+          void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to Site Revisions as {0}.', input.email));
           return true;
         } catch (e) {
           const d = describeError(e);
           log.warn(`Sign-in failed: ${d.message}`);
           prev = input;
-          const again = await vscode.window.showErrorMessage(`Sign-in failed: ${d.message}`, 'Try Again', 'Show Log');
-          if (again === 'Show Log') log.show();
-          if (again !== 'Try Again') return false;
+          const tryAgain = vscode.l10n.t('Try Again');
+          const showLog = vscode.l10n.t('Show Log');
+          const again = await vscode.window.showErrorMessage(vscode.l10n.t('Sign-in failed: {0}', d.message), tryAgain, showLog);
+          if (again === showLog) log.show();
+          if (again !== tryAgain) return false;
         }
       }
     }),

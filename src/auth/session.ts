@@ -30,13 +30,13 @@ export function normaliseServiceUrl(input: string): { url: string } | { error: s
   try {
     u = new URL(input.trim());
   } catch {
-    return { error: 'Enter a full URL such as https://example.com' };
+    return { error: vscode.l10n.t('Enter a full URL such as {0}', 'https://example.com') };
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') return { error: 'The service URL must start with https://' };
-  if (u.username || u.password) return { error: 'Do not put credentials in the URL; you will be asked for them.' };
-  if (u.search || u.hash) return { error: 'The service URL must not have a query or fragment.' };
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return { error: vscode.l10n.t('The service URL must start with {0}', 'https://') };
+  if (u.username || u.password) return { error: vscode.l10n.t('Do not put credentials in the URL; you will be asked for them.') };
+  if (u.search || u.hash) return { error: vscode.l10n.t('The service URL must not have a query or fragment.') };
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
-    return { error: 'Plain http is only allowed to this machine (localhost); use https://' };
+    return { error: vscode.l10n.t('Plain http is only allowed to this machine (localhost); use {0}', 'https://') };
   }
   return { url: u.origin + u.pathname.replace(/\/+$/, '') };
 }
@@ -141,7 +141,7 @@ export class Session implements vscode.Disposable {
     if (this.reauthPrompt) return;
     this.log.warn('The service no longer accepts the stored credentials (HTTP 401).');
     this.reauthPrompt = vscode.window
-      .showWarningMessage('Site Revisions: the service did not accept your credentials. Sign in again to continue.', 'Sign In…')
+      .showWarningMessage(vscode.l10n.t('Site Revisions: the service did not accept your credentials. Sign in again to continue.'), vscode.l10n.t('Sign In…'))
       .then((choice) => {
         this.reauthPrompt = undefined;
         if (choice) void vscode.commands.executeCommand('siteRevisions.signIn');

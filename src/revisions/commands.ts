@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { Site } from '../api/types';
+import { translate } from '../l10n';
 import type { Log } from '../log';
 import { SiteNode } from '../sites/sitesTree';
 import type { Notifier } from '../ui/notify';
@@ -37,9 +38,9 @@ function shownUri(uri: vscode.Uri): string {
 }
 
 function formatBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  if (n < 1024) return vscode.l10n.t('{0} bytes', n);
+  if (n < 1024 * 1024) return vscode.l10n.t('{0} KB', (n / 1024).toFixed(1));
+  return vscode.l10n.t('{0} MB', (n / 1024 / 1024).toFixed(1));
 }
 
 /** `diffEditor.maxFileSize` in bytes (MB in the setting, default 50, 0 = no limit). */
@@ -77,19 +78,19 @@ export class RevisionCommands {
         }
       });
     return [
-      cmd('siteRevisions.openRevision', 'Open Revision', async (a) => this.withRef(a, (r) => this.open(r))),
-      cmd('siteRevisions.compareWithWorking', 'Compare with Working File', async (a) => this.withRef(a, (r) => this.compareWithWorking(r))),
-      cmd('siteRevisions.compareWithPrevious', 'Compare with Previous Revision', async (a) => this.withRef(a, (r) => this.compareWithPrevious(r))),
-      cmd('siteRevisions.selectForCompare', 'Select for Compare', async (a) => this.withRef(a, (r) => this.selectForCompare(r))),
-      cmd('siteRevisions.compareWithSelected', 'Compare with Selected', async (a) => this.withRef(a, (r) => this.compareWithSelected(r))),
-      cmd('siteRevisions.compareSelectedRevisions', 'Compare Selected Revisions', async (a, all) => this.compareSelected(a, all)),
-      cmd('siteRevisions.restoreRevision', 'Restore Revision', async (a) => this.withRef(a, (r) => this.restore(r))),
-      cmd('siteRevisions.copyRevisionContent', 'Copy Revision Content', async (a) => this.withRef(a, (r) => this.copy(r))),
-      cmd('siteRevisions.mapFolder', 'Map Site to Local Folder', async (a, folder) => this.mapFolder(a, folder)),
-      cmd('siteRevisions.loadMoreRevisions', 'Load More Revisions', (a) => {
+      cmd('siteRevisions.openRevision', vscode.l10n.t('Open Revision'), async (a) => this.withRef(a, (r) => this.open(r))),
+      cmd('siteRevisions.compareWithWorking', vscode.l10n.t('Compare with Working File'), async (a) => this.withRef(a, (r) => this.compareWithWorking(r))),
+      cmd('siteRevisions.compareWithPrevious', vscode.l10n.t('Compare with Previous Revision'), async (a) => this.withRef(a, (r) => this.compareWithPrevious(r))),
+      cmd('siteRevisions.selectForCompare', vscode.l10n.t('Select for Compare'), async (a) => this.withRef(a, (r) => this.selectForCompare(r))),
+      cmd('siteRevisions.compareWithSelected', vscode.l10n.t('Compare with Selected'), async (a) => this.withRef(a, (r) => this.compareWithSelected(r))),
+      cmd('siteRevisions.compareSelectedRevisions', vscode.l10n.t('Compare Selected Revisions'), async (a, all) => this.compareSelected(a, all)),
+      cmd('siteRevisions.restoreRevision', vscode.l10n.t('Restore Revision'), async (a) => this.withRef(a, (r) => this.restore(r))),
+      cmd('siteRevisions.copyRevisionContent', vscode.l10n.t('Copy Revision Content'), async (a) => this.withRef(a, (r) => this.copy(r))),
+      cmd('siteRevisions.mapFolder', vscode.l10n.t('Map Site to Local Folder'), async (a, folder) => this.mapFolder(a, folder)),
+      cmd('siteRevisions.loadMoreRevisions', vscode.l10n.t('Load More Revisions'), (a) => {
         if (a instanceof LoadMoreNode) this.ctl.loadMore(a);
       }),
-      cmd('siteRevisions.revisionsOfActiveFile', 'Revisions of Active File', async (a) => this.revisionsOfActiveFile(a)),
+      cmd('siteRevisions.revisionsOfActiveFile', vscode.l10n.t('Revisions of Active File'), async (a) => this.revisionsOfActiveFile(a)),
       vscode.commands.registerCommand(RETRY_COMMAND, (node?: unknown) => this.ctl.retry(node as never)),
     ];
   }
@@ -99,7 +100,7 @@ export class RevisionCommands {
   private async withRef(arg: unknown, fn: (ref: RevisionRef) => Promise<Outcome>): Promise<Outcome> {
     const ref = await this.refOf(arg);
     if (!ref) {
-      void vscode.window.showInformationMessage('Choose a revision in the Sites view, open a revision, or use “Revisions of Active File…”.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Choose a revision in the Sites view, open a revision, or use “{0}”.', vscode.l10n.t('Revisions of Active File…')));
       return notDone('none');
     }
     return fn(ref);
@@ -121,7 +122,7 @@ export class RevisionCommands {
 
   private async refFromAddress(a: RevisionAddress): Promise<RevisionRef | undefined> {
     const site = await this.ctl.site(a.siteId);
-    if (!site) throw new Error(`Site ${a.siteId} is not among the sites of this account.`);
+    if (!site) throw new Error(vscode.l10n.t('Site {0} is not among the sites of this account.', a.siteId));
     const list = await this.ctl.store.revisions(a.siteId, a.path).catch(() => undefined);
     const d = list?.items.find((x) => x.item.id === a.revisionId);
     return { site, path: a.path, item: d?.item ?? { id: a.revisionId, date: '', author: '' }, time: d?.time };
@@ -154,17 +155,22 @@ export class RevisionCommands {
    * A path that could leave the folder (or a symbolic link inside it that leads out) is refused
    * with a message naming the path.
    */
-  private async working(ref: RevisionRef, purpose: string): Promise<{ uri: vscode.Uri; folder: vscode.Uri } | Outcome> {
-    const folder = await this.ctl.mapping.ensure(ref.site, `Choose the local folder of “${displayText(ref.site.name)}” to ${purpose}.`);
+  private async working(ref: RevisionRef, purpose: 'compare' | 'restore'): Promise<{ uri: vscode.Uri; folder: vscode.Uri } | Outcome> {
+    const name = displayText(ref.site.name);
+    const ask =
+      purpose === 'compare'
+        ? vscode.l10n.t('Choose the local folder of “{0}” to compare with its working file.', name)
+        : vscode.l10n.t('Choose the local folder of “{0}” to restore the revision into its working file.', name);
+    const folder = await this.ctl.mapping.ensure(ref.site, ask);
     if (!folder) return notDone('cancelled');
     const w = FolderMapping.resolve(folder, ref.path);
     let reason = w.ok ? undefined : w.reason;
     if (w.ok && !this.realPathInside(w.folder, w.uri)) {
-      reason = `The revision path ${quotePath(ref.path)} leads outside the local folder through a symbolic link, so it is refused.`;
+      reason = vscode.l10n.t('The revision path {0} leads outside the local folder through a symbolic link, so it is refused.', quotePath(ref.path));
     }
     if (reason || !w.ok) {
       this.deps.log.warn(`Refused a revision path: ${reason}`);
-      void vscode.window.showErrorMessage(reason ?? 'The revision path is refused.');
+      void vscode.window.showErrorMessage(reason ?? vscode.l10n.t('The revision path is refused.'));
       return notDone('refused', reason);
     }
     return { uri: w.uri, folder: w.folder };
@@ -204,10 +210,10 @@ export class RevisionCommands {
     const limit = diffLimitBytes();
     const over = limit === undefined ? undefined : sides.find((s) => s.bytes > limit);
     if (!over || limit === undefined) return true;
-    const msg = `${over.name} is ${formatBytes(over.bytes)}, over the diff editor's limit of ${formatBytes(limit)} (setting diffEditor.maxFileSize), so it is not compared.`;
+    const msg = vscode.l10n.t("{0} is {1}, over the diff editor's limit of {2} (setting {3}), so it is not compared.", over.name, formatBytes(over.bytes), formatBytes(limit), 'diffEditor.maxFileSize');
     this.deps.log.info(msg);
-    const open = 'Open Read-Only';
-    const settings = 'Change the Limit';
+    const open = vscode.l10n.t('Open Read-Only');
+    const settings = vscode.l10n.t('Change the Limit');
     void vscode.window.showWarningMessage(msg, open, settings).then(async (pick) => {
       if (pick === open) for (const r of openable) await this.open(r);
       else if (pick === settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'diffEditor.maxFileSize');
@@ -225,13 +231,13 @@ export class RevisionCommands {
   }
 
   async compareWithWorking(ref: RevisionRef): Promise<Outcome> {
-    const w = await this.working(ref, 'compare with its working file');
+    const w = await this.working(ref, 'compare');
     if ('done' in w) return w;
     const st = await this.statOf(w.uri);
     if (!st || !(st.type & vscode.FileType.File)) {
-      const open = 'Open Revision';
-      const restore = 'Restore Revision…';
-      const msg = `The working file ${shownUri(w.uri)} does not exist, so there is nothing to compare with.`;
+      const open = vscode.l10n.t('Open Revision');
+      const restore = vscode.l10n.t('Restore Revision…');
+      const msg = vscode.l10n.t('The working file {0} does not exist, so there is nothing to compare with.', shownUri(w.uri));
       void vscode.window.showInformationMessage(msg, open, restore).then((pick) => {
         if (pick === open) void this.open(ref);
         else if (pick === restore) void this.restore(ref);
@@ -241,16 +247,16 @@ export class RevisionCommands {
     const bytes = await this.content(ref);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === w.uri.toString());
     const workingBytes = Math.max(st.size, doc ? doc.getText().length : 0);
-    if (!(await this.fitsDiff([{ name: this.title(ref), bytes: bytes.byteLength }, { name: `The working file ${fileName(ref.path)}`, bytes: workingBytes }], [ref]))) return notDone('too-large');
+    if (!(await this.fitsDiff([{ name: this.title(ref), bytes: bytes.byteLength }, { name: vscode.l10n.t('The working file {0}', fileName(ref.path)), bytes: workingBytes }], [ref]))) return notDone('too-large');
     const left = this.uriOf(ref);
-    await vscode.commands.executeCommand('vscode.diff', left, w.uri, `${this.title(ref)} ↔ working file`, { preview: true });
+    await vscode.commands.executeCommand('vscode.diff', left, w.uri, vscode.l10n.t('{0} ↔ working file', this.title(ref)), { preview: true });
     return ok({ left, right: w.uri });
   }
 
   async compareWithPrevious(ref: RevisionRef): Promise<Outcome> {
     const prev = await this.previousOf(ref);
     if (!prev) {
-      const msg = `This is the oldest revision of ${fileName(ref.path)}: there is no previous revision to compare with.`;
+      const msg = vscode.l10n.t('This is the oldest revision of {0}: there is no previous revision to compare with.', fileName(ref.path));
       void vscode.window.showInformationMessage(msg);
       return notDone('none', msg);
     }
@@ -273,18 +279,18 @@ export class RevisionCommands {
 
   selectForCompare(ref: RevisionRef): Promise<Outcome> {
     this.ctl.select(ref);
-    vscode.window.setStatusBarMessage(`$(pass-filled) ${this.title(ref)} selected for compare`, 4000);
+    vscode.window.setStatusBarMessage(`$(pass-filled) ${vscode.l10n.t('{0} selected for compare', this.title(ref))}`, 4000);
     return Promise.resolve(ok());
   }
 
   async compareWithSelected(ref: RevisionRef): Promise<Outcome> {
     const sel = this.ctl.selected;
     if (!sel) {
-      void vscode.window.showInformationMessage('First use “Select for Compare” on a revision.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('First use “{0}” on a revision.', vscode.l10n.t('Select for Compare')));
       return notDone('none');
     }
     if (this.ctl.isSelectedForCompare(ref)) {
-      void vscode.window.showInformationMessage('This is the revision selected for compare: choose another one.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('This is the revision selected for compare: choose another one.'));
       return notDone('none');
     }
     return this.compareTwo(sel, ref);
@@ -293,28 +299,29 @@ export class RevisionCommands {
   async compareSelected(arg: unknown, all: unknown): Promise<Outcome> {
     const nodes = (Array.isArray(all) ? all : [arg]).filter((n): n is RevisionNode => n instanceof RevisionNode);
     if (nodes.length !== 2) {
-      void vscode.window.showInformationMessage('Select exactly two revisions in the Sites view (Ctrl/Cmd+click), then choose “Compare Selected Revisions”.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Select exactly two revisions in the Sites view (Ctrl/Cmd+click), then choose “{0}”.', vscode.l10n.t('Compare Selected Revisions')));
       return notDone('none');
     }
     return this.compareTwo(nodes[0]!.ref, nodes[1]!.ref);
   }
 
   async restore(ref: RevisionRef): Promise<Outcome> {
-    const w = await this.working(ref, 'restore the revision into its working file');
+    const w = await this.working(ref, 'restore');
     if ('done' in w) return w;
     const text = decoder.decode(await this.content(ref));
     const st = await this.statOf(w.uri);
     if (st && !(st.type & vscode.FileType.File)) {
-      const msg = `${shownUri(w.uri)} is a folder, not a file: the revision cannot be restored there.`;
+      const msg = vscode.l10n.t('{0} is a folder, not a file: the revision cannot be restored there.', shownUri(w.uri));
       void vscode.window.showErrorMessage(msg);
       return notDone('refused', msg);
     }
     const exists = !!st;
     const detail = exists
-      ? `${shownUri(w.uri)} will get the content of revision ${ref.item.id} (${exactDate(ref)}). Unsaved changes in it are replaced too; Undo in the editor brings everything back.`
-      : `${shownUri(w.uri)} does not exist: it will be created with the content of revision ${ref.item.id} (${exactDate(ref)}).`;
-    const choice = await vscode.window.showWarningMessage(`Restore ${fileName(ref.path)} to the revision of ${whenAndWho(ref)}?`, { modal: true, detail }, 'Restore');
-    if (choice !== 'Restore') return notDone('cancelled');
+      ? vscode.l10n.t('{0} will get the content of revision {1} ({2}). Unsaved changes in it are replaced too; Undo in the editor brings everything back.', shownUri(w.uri), ref.item.id, exactDate(ref))
+      : vscode.l10n.t('{0} does not exist: it will be created with the content of revision {1} ({2}).', shownUri(w.uri), ref.item.id, exactDate(ref));
+    const restoreButton = vscode.l10n.t('Restore');
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Restore {0} to the revision of {1}?', fileName(ref.path), whenAndWho(ref)), { modal: true, detail }, restoreButton);
+    if (choice !== restoreButton) return notDone('cancelled');
     const edit = new vscode.WorkspaceEdit();
     if (exists) {
       const doc = await vscode.workspace.openTextDocument(w.uri);
@@ -323,11 +330,11 @@ export class RevisionCommands {
       edit.createFile(w.uri, { ignoreIfExists: true });
       edit.insert(w.uri, new vscode.Position(0, 0), text);
     }
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code did not apply the restore to ${shownUri(w.uri)}.`);
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('VS Code did not apply the restore to {0}.', shownUri(w.uri)));
     const doc = await vscode.workspace.openTextDocument(w.uri);
     await vscode.window.showTextDocument(doc, { preview: false });
     this.deps.log.info(`Restored revision ${ref.item.id} of site ${ref.site.id} into ${shownUri(w.uri)}`);
-    void vscode.window.showInformationMessage(`Restored ${fileName(ref.path)} to the revision of ${whenAndWho(ref)}. Save to keep it; Undo reverts it.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Restored {0} to the revision of {1}. Save to keep it; Undo reverts it.', fileName(ref.path), whenAndWho(ref)));
     this.ctl.tree.changed();
     return ok({ uri: w.uri });
   }
@@ -335,12 +342,12 @@ export class RevisionCommands {
   async copy(ref: RevisionRef): Promise<Outcome> {
     const text = decoder.decode(await this.content(ref));
     await vscode.env.clipboard.writeText(text);
-    vscode.window.setStatusBarMessage(`$(clippy) Copied ${this.title(ref)} (${formatBytes(text.length)})`, 4000);
+    vscode.window.setStatusBarMessage(`$(clippy) ${vscode.l10n.t('Copied {0} ({1})', this.title(ref), formatBytes(text.length))}`, 4000);
     return ok();
   }
 
   async mapFolder(arg: unknown, folder: unknown): Promise<Outcome> {
-    const site = await this.siteOf(arg, 'Site to map to a local folder');
+    const site = await this.siteOf(arg, vscode.l10n.t('Site to map to a local folder'));
     if (!site) return notDone('cancelled');
     let chosen: vscode.Uri | undefined;
     if (folder instanceof vscode.Uri) {
@@ -360,7 +367,7 @@ export class RevisionCommands {
     const pick = await vscode.window.showQuickPick(
       sites.map((s) => {
         const f = this.ctl.mapping.get(s.id);
-        return { label: displayText(s.name), description: [s.server_type, s.domain].filter(Boolean).join(' · '), detail: f ? `Mapped to ${shownUri(f)}` : undefined, site: s };
+        return { label: displayText(s.name), description: [s.server_type, s.domain].filter(Boolean).join(' · '), detail: f ? vscode.l10n.t('Mapped to {0}', shownUri(f)) : undefined, site: s };
       }),
       { placeHolder, matchOnDescription: true },
     );
@@ -372,7 +379,7 @@ export class RevisionCommands {
   async revisionsOfActiveFile(arg: unknown): Promise<Outcome> {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     if (!uri) {
-      void vscode.window.showInformationMessage('Open a file of a mapped site first.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a file of a mapped site first.'));
       return notDone('none');
     }
     const rev = parseRevisionUri(uri);
@@ -383,19 +390,19 @@ export class RevisionCommands {
     }
     let found = await this.findFile(uri);
     if (found === 'unmapped') {
-      const map = 'Map a Site…';
-      const pick = await vscode.window.showInformationMessage(`${shownUri(uri)} is not inside a folder mapped to a site.`, map);
+      const map = vscode.l10n.t('Map a Site…');
+      const pick = await vscode.window.showInformationMessage(vscode.l10n.t('{0} is not inside a folder mapped to a site.', shownUri(uri)), map);
       if (pick !== map) return notDone('none');
-      const site = await this.siteOf(undefined, 'Which site does this file belong to?');
+      const site = await this.siteOf(undefined, vscode.l10n.t('Which site does this file belong to?'));
       if (!site || !(await this.ctl.mapping.ask(site))) return notDone('cancelled');
       found = await this.findFile(uri);
       if (found === 'unmapped') {
-        void vscode.window.showInformationMessage(`${shownUri(uri)} is not inside the folder you chose.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('{0} is not inside the folder you chose.', shownUri(uri)));
         return notDone('none');
       }
     }
     if (!found.length) {
-      const msg = `No revisions of ${fileName(uri.path)} are stored on the mapped site.`;
+      const msg = vscode.l10n.t('No revisions of {0} are stored on the mapped site.', fileName(uri.path));
       void vscode.window.showInformationMessage(msg);
       return notDone('none', msg);
     }
@@ -403,7 +410,7 @@ export class RevisionCommands {
     if (found.length > 1) {
       const pick = await vscode.window.showQuickPick(
         found.map((f) => ({ label: displayText(f.site.name), description: f.path, f })),
-        { placeHolder: 'This file has revisions on several sites: choose one' },
+        { placeHolder: vscode.l10n.t('This file has revisions on several sites: choose one') },
       );
       if (!pick) return notDone('cancelled');
       target = pick.f;
@@ -436,17 +443,17 @@ export class RevisionCommands {
   private async pickRevision(site: Site, path: string): Promise<Outcome> {
     const qp = vscode.window.createQuickPick<PickItem>();
     picks.current = qp;
-    qp.title = `Revisions of ${fileName(path)} — ${displayText(site.name)}`;
-    qp.placeholder = 'Choose a revision (the buttons open it, compare it with the previous one, restore it or copy it)';
+    qp.title = vscode.l10n.t('Revisions of {0} — {1}', fileName(path), displayText(site.name));
+    qp.placeholder = vscode.l10n.t('Choose a revision (the buttons open it, compare it with the previous one, restore it or copy it)');
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
     qp.busy = true;
     qp.show();
     const buttons: (vscode.QuickInputButton & { action: string })[] = [
-      { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: 'Open Revision', action: 'open' },
-      { iconPath: new vscode.ThemeIcon('diff'), tooltip: 'Compare with Previous Revision', action: 'previous' },
-      { iconPath: new vscode.ThemeIcon('discard'), tooltip: 'Restore Revision…', action: 'restore' },
-      { iconPath: new vscode.ThemeIcon('clippy'), tooltip: 'Copy Revision Content', action: 'copy' },
+      { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: vscode.l10n.t('Open Revision'), action: 'open' },
+      { iconPath: new vscode.ThemeIcon('diff'), tooltip: vscode.l10n.t('Compare with Previous Revision'), action: 'previous' },
+      { iconPath: new vscode.ThemeIcon('discard'), tooltip: vscode.l10n.t('Restore Revision…'), action: 'restore' },
+      { iconPath: new vscode.ThemeIcon('clippy'), tooltip: vscode.l10n.t('Copy Revision Content'), action: 'copy' },
     ];
     const chosen = new Promise<{ ref: RevisionRef; action?: string } | undefined>((resolve) => {
       qp.onDidTriggerItemButton((e) => {
@@ -464,14 +471,14 @@ export class RevisionCommands {
       qp.items = list.items.map((d) => {
         const ref: RevisionRef = { site, path, item: d.item, time: d.time };
         return {
-          label: `$(history) ${d.time === undefined ? displayText(d.item.date) || 'unknown date' : relativeTime(d.time, now)}`,
+          label: `$(history) ${d.time === undefined ? displayText(d.item.date) || vscode.l10n.t('unknown date') : relativeTime(d.time, now, translate, vscode.env.language)}`,
           description: displayText(d.item.author),
-          detail: `${exactDate(ref)} · revision ${displayText(d.item.id)}`,
+          detail: `${exactDate(ref)} · ${vscode.l10n.t('revision {0}', displayText(d.item.id))}`,
           buttons,
           ref,
         };
       });
-      if (!list.items.length) qp.placeholder = 'No revisions are stored for this file.';
+      if (!list.items.length) qp.placeholder = vscode.l10n.t('No revisions are stored for this file.');
     } catch (e) {
       qp.hide();
       throw e;
@@ -491,19 +498,19 @@ export class RevisionCommands {
   private async pickAction(ref: RevisionRef): Promise<string | undefined> {
     const working = await this.ctl.workingFileState(ref.site, ref.path);
     const items: PickItem[] = [
-      { label: '$(compare-changes) Compare with Working File', action: 'working', description: working.exists ? undefined : 'no working file yet' },
-      { label: '$(go-to-file) Open Revision', action: 'open' },
-      { label: '$(diff) Compare with Previous Revision', action: 'previous' },
-      { label: '$(pass-filled) Select for Compare', action: 'select' },
-      ...(this.ctl.selected && !this.ctl.isSelectedForCompare(ref) ? [{ label: '$(diff-multiple) Compare with Selected', action: 'selected', description: this.title(this.ctl.selected) }] : []),
-      { label: '$(discard) Restore Revision…', action: 'restore' },
-      { label: '$(clippy) Copy Revision Content', action: 'copy' },
+      { label: `$(compare-changes) ${vscode.l10n.t('Compare with Working File')}`, action: 'working', description: working.exists ? undefined : vscode.l10n.t('no working file yet') },
+      { label: `$(go-to-file) ${vscode.l10n.t('Open Revision')}`, action: 'open' },
+      { label: `$(diff) ${vscode.l10n.t('Compare with Previous Revision')}`, action: 'previous' },
+      { label: `$(pass-filled) ${vscode.l10n.t('Select for Compare')}`, action: 'select' },
+      ...(this.ctl.selected && !this.ctl.isSelectedForCompare(ref) ? [{ label: `$(diff-multiple) ${vscode.l10n.t('Compare with Selected')}`, action: 'selected', description: this.title(this.ctl.selected) }] : []),
+      { label: `$(discard) ${vscode.l10n.t('Restore Revision…')}`, action: 'restore' },
+      { label: `$(clippy) ${vscode.l10n.t('Copy Revision Content')}`, action: 'copy' },
     ];
     if (!working.exists) items.push(items.shift()!);
     const qp = vscode.window.createQuickPick<PickItem>();
     picks.current = qp;
     qp.title = this.title(ref);
-    qp.placeholder = 'What to do with this revision';
+    qp.placeholder = vscode.l10n.t('What to do with this revision');
     qp.items = items;
     const action = await new Promise<string | undefined>((resolve) => {
       qp.onDidAccept(() => resolve(qp.selectedItems[0]?.action));

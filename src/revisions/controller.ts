@@ -79,12 +79,12 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
     try {
       const files = await this.progress(this.store.siteFiles(site.id), !!this.store.peekSiteFiles(site.id));
       if (!files.files.length) {
-        return [...head, new MessageNode(node, 'No revisions', { icon: 'info', description: 'no file of this site has stored revisions', id: JSON.stringify(['empty', site.id]) })];
+        return [...head, new MessageNode(node, vscode.l10n.t('No revisions'), { icon: 'info', description: vscode.l10n.t('no file of this site has stored revisions'), id: JSON.stringify(['empty', site.id]) })];
       }
       if (readSettings().revisionLayout === 'flat') return [...head, ...flatFiles(files).map((f) => new FileNode(node, this, site, f, true))];
       return [...head, ...this.folderChildren(node, site, files.root)];
     } catch (e) {
-      return [...head, this.errorNode(node, 'Could not load the files with revisions', e, ['files', site.id])];
+      return [...head, this.errorNode(node, vscode.l10n.t('Could not load the files with revisions'), e, ['files', site.id])];
     }
   }
 
@@ -99,9 +99,11 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
     try {
       list = await this.progress(this.store.revisions(site.id, path), !!this.store.peekRevisions(site.id, path));
     } catch (e) {
-      return [this.errorNode(node, 'Could not load the revisions', e, ['revs', site.id, path])];
+      return [this.errorNode(node, vscode.l10n.t('Could not load the revisions'), e, ['revs', site.id, path])];
     }
-    if (!list.items.length) return [new MessageNode(node, 'No revisions', { icon: 'info', description: 'the service lists none for this file', id: JSON.stringify(['none', site.id, path]) })];
+    if (!list.items.length) {
+      return [new MessageNode(node, vscode.l10n.t('No revisions'), { icon: 'info', description: vscode.l10n.t('the service lists none for this file'), id: JSON.stringify(['none', site.id, path]) })];
+    }
     const settings = readSettings();
     const working = await this.workingFileState(site, path);
     let entries = list.items.map((d, index) => ({ d, index }));
@@ -122,15 +124,18 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
     if (page.remaining > 0) out.push(new LoadMoreNode(node, page.remaining, page.next));
     if (hidden) {
       out.push(
-        new MessageNode(node, `${hidden} identical to the working file`, {
+        new MessageNode(node, vscode.l10n.t('{0} identical to the working file', hidden), {
           icon: 'eye-closed',
-          description: 'hidden (setting)',
-          tooltip: 'Revisions whose content is known to equal the working file are hidden (siteRevisions.revisions.hideIdenticalToWorkingFile). Only contents already loaded are compared: no extra request is made.',
+          description: vscode.l10n.t('hidden (setting)'),
+          tooltip: vscode.l10n.t(
+            'Revisions whose content is known to equal the working file are hidden ({0}). Only contents already loaded are compared: no extra request is made.',
+            'siteRevisions.revisions.hideIdenticalToWorkingFile',
+          ),
           id: JSON.stringify(['hidden', site.id, path]),
         }),
       );
     }
-    if (!out.length) out.push(new MessageNode(node, 'No revisions differ from the working file', { icon: 'info', id: JSON.stringify(['allhidden', site.id, path]) }));
+    if (!out.length) out.push(new MessageNode(node, vscode.l10n.t('No revisions differ from the working file'), { icon: 'info', id: JSON.stringify(['allhidden', site.id, path]) }));
     return out;
   }
 
@@ -152,8 +157,8 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
       icon: 'error',
       color: 'errorForeground',
       description: d.message,
-      tooltip: `${d.message}\n\n${signIn ? 'Click to sign in again.' : 'Click to retry.'}`,
-      command: signIn ? { command: 'siteRevisions.signIn', title: 'Sign In…' } : { command: RETRY_COMMAND, title: 'Retry', arguments: [parent] },
+      tooltip: `${d.message}\n\n${signIn ? vscode.l10n.t('Click to sign in again.') : vscode.l10n.t('Click to retry.')}`,
+      command: signIn ? { command: 'siteRevisions.signIn', title: vscode.l10n.t('Sign In…') } : { command: RETRY_COMMAND, title: vscode.l10n.t('Retry'), arguments: [parent] },
       contextValue: 'revisionError',
       id: JSON.stringify(['error', ...idParts]),
     });

@@ -30,7 +30,7 @@ export class RevisionFileSystem implements vscode.FileSystemProvider {
 
   static register(store: RevisionStore): { provider: RevisionFileSystem; disposable: vscode.Disposable } {
     const provider = new RevisionFileSystem(store);
-    const readonlyMessage = new vscode.MarkdownString('This is a stored revision of a site file; it cannot be changed. Use **Restore Revision** to bring it back into the working file.');
+    const readonlyMessage = new vscode.MarkdownString(vscode.l10n.t('This is a stored revision of a site file; it cannot be changed. Use **{0}** to bring it back into the working file.', vscode.l10n.t('Restore Revision')));
     const reg = vscode.workspace.registerFileSystemProvider(REVISION_SCHEME, provider, { isReadonly: readonlyMessage, isCaseSensitive: true });
     return { provider, disposable: vscode.Disposable.from(reg, provider._onDidChangeFile) };
   }
@@ -65,7 +65,7 @@ export class RevisionFileSystem implements vscode.FileSystemProvider {
       return await this.store.content(a.siteId, a.revisionId);
     } catch (e) {
       if (isApiError(e) && e.kind === 'cancelled') throw vscode.FileSystemError.Unavailable(uri);
-      throw vscode.FileSystemError.Unavailable(`Could not load revision ${a.revisionId}: ${describeError(e).message}`);
+      throw vscode.FileSystemError.Unavailable(vscode.l10n.t('Could not load revision {0}: {1}', a.revisionId, describeError(e).message));
     }
   }
 

@@ -3,6 +3,7 @@
 // (workspaceState) and per account, changeable with "Map Site to Local Folder…".
 import * as vscode from 'vscode';
 import type { Site } from '../api/types';
+import { translate } from '../l10n';
 import { displayText } from './folders';
 import { isInside, joinInside, quotePath, relativeSegments, safeSegments } from './safePath';
 
@@ -49,7 +50,7 @@ export class FolderMapping implements vscode.Disposable {
 
   async set(siteId: string, folder: vscode.Uri | undefined): Promise<void> {
     const k = this.key(siteId);
-    if (!k) throw new Error('Sign in before mapping a site to a folder.');
+    if (!k) throw new Error(vscode.l10n.t('Sign in before mapping a site to a folder.'));
     const all = this.all();
     if (folder) all[k] = folder.toString();
     else delete all[k];
@@ -85,21 +86,21 @@ export class FolderMapping implements vscode.Disposable {
     const items: Item[] = ws.map((f, i) => ({
       label: `$(root-folder) ${f.name}`,
       description: f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.toString(),
-      detail: [i === 0 ? 'First workspace folder' : '', current?.toString() === f.uri.toString() ? 'Current mapping' : ''].filter(Boolean).join(' · ') || undefined,
+      detail: [i === 0 ? vscode.l10n.t('First workspace folder') : '', current?.toString() === f.uri.toString() ? vscode.l10n.t('Current mapping') : ''].filter(Boolean).join(' · ') || undefined,
       uri: f.uri,
     }));
     if (current && !ws.some((f) => f.uri.toString() === current.toString())) {
-      items.unshift({ label: `$(folder) ${current.path.split('/').pop() || current.path}`, description: current.scheme === 'file' ? current.fsPath : current.toString(), detail: 'Current mapping', uri: current });
+      items.unshift({ label: `$(folder) ${current.path.split('/').pop() || current.path}`, description: current.scheme === 'file' ? current.fsPath : current.toString(), detail: vscode.l10n.t('Current mapping'), uri: current });
     }
-    items.push({ label: '$(folder-opened) Choose Another Folder…', browse: true });
+    items.push({ label: `$(folder-opened) ${vscode.l10n.t('Choose Another Folder…')}`, browse: true });
     const name = displayText(site.name || site.id);
     let chosen: vscode.Uri | undefined;
     if (ws.length === 0 && !current) {
       chosen = await this.browse(name, undefined);
     } else {
       const pick = await vscode.window.showQuickPick(items, {
-        title: `Local folder of “${name}”`,
-        placeHolder: reason ?? `Which local folder holds the working files of “${name}”? Revision paths are resolved inside it.`,
+        title: vscode.l10n.t('Local folder of “{0}”', name),
+        placeHolder: reason ?? vscode.l10n.t('Which local folder holds the working files of “{0}”? Revision paths are resolved inside it.', name),
         ignoreFocusOut: true,
       });
       if (!pick) return undefined;
@@ -116,8 +117,8 @@ export class FolderMapping implements vscode.Disposable {
       canSelectFolders: true,
       canSelectMany: false,
       ...(defaultUri ? { defaultUri } : {}),
-      openLabel: 'Map Folder',
-      title: `Local folder of “${name}”`,
+      openLabel: vscode.l10n.t('Map Folder'),
+      title: vscode.l10n.t('Local folder of “{0}”', name),
     });
     return picked?.[0];
   }
@@ -132,12 +133,13 @@ export class FolderMapping implements vscode.Disposable {
    * anything that could leave the folder: see safeSegments.
    */
   static resolve(folder: vscode.Uri, rawPath: string): WorkingFile {
-    const safe = safeSegments(rawPath);
+    const safe = safeSegments(rawPath, translate);
     if (!safe.ok) return { ok: false, reason: safe.reason };
+    const leaves = () => vscode.l10n.t('The revision path {0} would leave the local folder, so it is refused.', quotePath(rawPath));
     const joined = joinInside(folder.path, safe.segments);
-    if (!joined) return { ok: false, reason: `The revision path ${quotePath(rawPath)} would leave the local folder, so it is refused.` };
+    if (!joined) return { ok: false, reason: leaves() };
     const uri = folder.with({ path: joined });
-    if (!FolderMapping.contains(folder, uri)) return { ok: false, reason: `The revision path ${quotePath(rawPath)} would leave the local folder, so it is refused.` };
+    if (!FolderMapping.contains(folder, uri)) return { ok: false, reason: leaves() };
     return { ok: true, uri, folder };
   }
 

@@ -2,6 +2,7 @@
 // the site, folders, files, revisions, "Load more…", and state messages (empty, error + retry).
 import * as vscode from 'vscode';
 import type { Site } from '../api/types';
+import { translate } from '../l10n';
 import { TreeNode } from '../tree/node';
 import type { FileEntry, FolderEntry } from './folders';
 import { displayText } from './folders';
@@ -30,20 +31,20 @@ const id = (...parts: string[]) => JSON.stringify(parts);
 /** The file name of a raw path, for titles and messages. */
 export function fileName(path: string): string {
   const segs = path.split('/').filter(Boolean);
-  return displayText(segs[segs.length - 1] ?? path) || '(empty name)';
+  return displayText(segs[segs.length - 1] ?? path) || vscode.l10n.t('(empty name)');
 }
 
 /** `3 days ago, alice` (the author is left out when the service sent none). */
 export function whenAndWho(ref: Pick<RevisionRef, 'time' | 'item'>, now = Date.now()): string {
-  const when = ref.time === undefined ? displayText(ref.item.date) || 'unknown date' : relativeTime(ref.time, now);
+  const when = ref.time === undefined ? displayText(ref.item.date) || vscode.l10n.t('unknown date') : relativeTime(ref.time, now, translate, vscode.env.language);
   const who = displayText(ref.item.author).trim();
   return who ? `${when}, ${who}` : when;
 }
 
 /** The exact date, UTC and local (or the text as sent when it is not a date). */
 export function exactDate(ref: Pick<RevisionRef, 'time' | 'item'>): string {
-  if (ref.time === undefined) return `${displayText(ref.item.date) || 'no date'} (not a date)`;
-  return localIsUtc(ref.time) ? formatUtc(ref.time) : `${formatUtc(ref.time)} · ${formatLocal(ref.time)} local`;
+  if (ref.time === undefined) return vscode.l10n.t('{0} (not a date)', displayText(ref.item.date) || vscode.l10n.t('no date'));
+  return localIsUtc(ref.time) ? formatUtc(ref.time) : vscode.l10n.t('{0} · {1} local', formatUtc(ref.time), formatLocal(ref.time));
 }
 
 /** Whether this machine's time zone is UTC at that moment (then the local date adds nothing). */
@@ -56,16 +57,16 @@ export function revisionTooltip(ref: RevisionRef, now = Date.now()): vscode.Mark
   const md = new vscode.MarkdownString(undefined, true);
   md.isTrusted = false;
   md.supportHtml = false;
-  md.appendMarkdown('**').appendText(fileName(ref.path)).appendMarkdown('** — revision ').appendText(ref.item.id).appendMarkdown('\n\n');
-  md.appendMarkdown('$(history) ').appendText(ref.time === undefined ? 'unknown date' : relativeTime(ref.time, now));
+  md.appendMarkdown('**').appendText(fileName(ref.path)).appendMarkdown('** — ').appendText(vscode.l10n.t('revision {0}', ref.item.id)).appendMarkdown('\n\n');
+  md.appendMarkdown('$(history) ').appendText(relativeTime(ref.time, now, translate, vscode.env.language));
   if (ref.item.author) md.appendMarkdown(' · $(person) ').appendText(ref.item.author);
   md.appendMarkdown('\n\n');
-  if (ref.time === undefined) md.appendText(`Date as sent: ${ref.item.date || '(none)'}`).appendMarkdown('\n\n');
+  if (ref.time === undefined) md.appendText(vscode.l10n.t('Date as sent: {0}', ref.item.date || vscode.l10n.t('(none)'))).appendMarkdown('\n\n');
   else {
     md.appendText(formatUtc(ref.time)).appendMarkdown(localIsUtc(ref.time) ? '\n\n' : '  \n');
-    if (!localIsUtc(ref.time)) md.appendText(`${formatLocal(ref.time)} local time`).appendMarkdown('\n\n');
+    if (!localIsUtc(ref.time)) md.appendText(vscode.l10n.t('{0} local time', formatLocal(ref.time))).appendMarkdown('\n\n');
   }
-  md.appendText(`Path: ${ref.path}`);
+  md.appendText(vscode.l10n.t('Path: {0}', ref.path));
   return md;
 }
 
@@ -112,14 +113,14 @@ export class MappingNode extends TreeNode {
   }
   getTreeItem(): vscode.TreeItem {
     const f = this.folder;
-    const item = new vscode.TreeItem(f ? 'Local folder' : 'Map to a local folder…', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(f ? vscode.l10n.t('Local folder') : vscode.l10n.t('Map to a local folder…'), vscode.TreeItemCollapsibleState.None);
     item.id = id('map', this.site.id);
     item.iconPath = new vscode.ThemeIcon(f ? 'folder-library' : 'folder-opened');
     if (f) item.description = f.scheme === 'file' ? f.fsPath : f.toString();
     item.tooltip = f
-      ? `Working files of this site are read from ${f.scheme === 'file' ? f.fsPath : f.toString()}. Click to change.`
-      : 'Choose the local folder that holds the working files of this site: needed to compare revisions with them and to restore revisions.';
-    item.command = { command: 'siteRevisions.mapFolder', title: 'Map Site to Local Folder…', arguments: [this.site.id] };
+      ? vscode.l10n.t('Working files of this site are read from {0}. Click to change.', f.scheme === 'file' ? f.fsPath : f.toString())
+      : vscode.l10n.t('Choose the local folder that holds the working files of this site: needed to compare revisions with them and to restore revisions.');
+    item.command = { command: 'siteRevisions.mapFolder', title: vscode.l10n.t('Map Site to Local Folder…'), arguments: [this.site.id] };
     item.contextValue = f ? 'revisionMapping.mapped' : 'revisionMapping';
     return item;
   }
@@ -140,7 +141,8 @@ export class FolderNode extends TreeNode {
     item.iconPath = vscode.ThemeIcon.Folder;
     // A resource URI lets the file icon theme pick the folder icon; the label stays ours.
     item.resourceUri = vscode.Uri.from({ scheme: 'site-revision-tree', path: `/${this.folder.name}` });
-    item.tooltip = `${this.folder.key}\n${this.folder.fileCount} file${this.folder.fileCount === 1 ? '' : 's'} with revisions`;
+    const n = this.folder.fileCount;
+    item.tooltip = `${this.folder.key}\n${n === 1 ? vscode.l10n.t('{0} file with revisions', n) : vscode.l10n.t('{0} files with revisions', n)}`;
     item.contextValue = 'revisionFolder';
     return item;
   }
@@ -170,7 +172,7 @@ export class FileNode extends TreeNode {
     item.resourceUri = vscode.Uri.from({ scheme: 'site-revision-tree', path: `/${f.name}` });
     // Two raw paths shown alike (`a.php`, `/a.php`): the exact path tells them apart.
     if (f.ambiguous) item.description = JSON.stringify(f.path);
-    item.tooltip = `Path as stored: ${JSON.stringify(f.path)}`;
+    item.tooltip = vscode.l10n.t('Path as stored: {0}', JSON.stringify(f.path));
     item.contextValue = 'revisionFile';
     return item;
   }
@@ -193,19 +195,19 @@ export class RevisionNode extends TreeNode {
   getTreeItem(): vscode.TreeItem {
     const r = this.ref;
     const now = Date.now();
-    const label = r.time === undefined ? displayText(r.item.date) || 'unknown date' : relativeTime(r.time, now);
+    const label = r.time === undefined ? displayText(r.item.date) || vscode.l10n.t('unknown date') : relativeTime(r.time, now, translate, vscode.env.language);
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     item.id = id('r', r.site.id, r.path, r.item.id);
     const selected = this.host.isSelectedForCompare(r);
     const author = displayText(r.item.author);
-    item.description = selected ? `${author}${author ? ' · ' : ''}selected for compare` : author;
+    item.description = !selected ? author : author ? vscode.l10n.t('{0} · selected for compare', author) : vscode.l10n.t('selected for compare');
     item.tooltip = revisionTooltip(r, now);
     item.iconPath = new vscode.ThemeIcon(selected ? 'pass-filled' : 'history');
     item.contextValue = ['revision', this.hasPrevious ? 'hasPrevious' : '', this.workingExists ? 'working' : ''].filter(Boolean).join('.');
     item.command = this.workingExists
-      ? { command: 'siteRevisions.compareWithWorking', title: 'Compare with Working File', arguments: [this] }
-      : { command: 'siteRevisions.openRevision', title: 'Open Revision', arguments: [this] };
-    item.accessibilityInformation = { label: `Revision ${r.item.id}, ${whenAndWho(r, now)}` };
+      ? { command: 'siteRevisions.compareWithWorking', title: vscode.l10n.t('Compare with Working File'), arguments: [this] }
+      : { command: 'siteRevisions.openRevision', title: vscode.l10n.t('Open Revision'), arguments: [this] };
+    item.accessibilityInformation = { label: vscode.l10n.t('Revision {0}, {1}', r.item.id, whenAndWho(r, now)) };
     return item;
   }
 }
@@ -219,12 +221,12 @@ export class LoadMoreNode extends TreeNode {
     super(parentFile);
   }
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(vscode.l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None);
     item.id = id('more', this.parentFile.site.id, this.parentFile.path);
-    item.description = `${this.next} more of ${this.remaining} not shown`;
+    item.description = vscode.l10n.t('{0} more of {1} not shown', this.next, this.remaining);
     item.iconPath = new vscode.ThemeIcon('more');
     item.contextValue = 'revisionLoadMore';
-    item.command = { command: 'siteRevisions.loadMoreRevisions', title: 'Load More Revisions', arguments: [this] };
+    item.command = { command: 'siteRevisions.loadMoreRevisions', title: vscode.l10n.t('Load More Revisions'), arguments: [this] };
     return item;
   }
 }

@@ -2,6 +2,7 @@
 // folder mapped to the site. The path is data from a remote party: nothing in it may reach
 // outside the mapped folder, so anything that could (or that means something different on
 // another platform) is refused with an error naming the path, never "cleaned up".
+import { english, type Translate } from '../util/l10n';
 
 export type SafeSegments = { ok: true; segments: string[] } | { ok: false; reason: string };
 
@@ -19,27 +20,32 @@ export function quotePath(raw: string): string {
  * drive letters and any `:` (drive-relative paths, NTFS streams), `..` segments (even when they
  * would stay inside) and names Windows would silently change (trailing dot or space, reserved
  * device names like `CON`). `.` segments and repeated `/` are harmless and dropped.
+ * `t` translates the reason (see src/util/l10n.ts).
  */
-export function safeSegments(raw: string): SafeSegments {
-  const refuse = (why: string): SafeSegments => ({ ok: false, reason: `The revision path ${quotePath(raw)} ${why}, so it cannot be mapped to a file in the local folder.` });
-  if (typeof raw !== 'string' || raw === '') return { ok: false, reason: 'The revision has an empty path, so it cannot be mapped to a file in the local folder.' };
-  if (/[\u0000-\u001f\u007f]/.test(raw)) return refuse('contains a control character (such as NUL)');
-  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(raw)) return refuse('contains an invalid character (a lone surrogate)');
-  if (raw.includes('\\')) return refuse('contains a backslash');
-  if (raw.startsWith('/')) return refuse('is absolute');
-  if (/^[a-zA-Z]:/.test(raw)) return refuse('starts with a drive letter');
-  if (raw.includes(':')) return refuse('contains a colon');
+export function safeSegments(raw: string, t: Translate = english): SafeSegments {
+  const refuse = (reason: string): SafeSegments => ({ ok: false, reason });
+  if (typeof raw !== 'string' || raw === '') return refuse(t('The revision has an empty path, so it cannot be mapped to a file in the local folder.'));
+  // Quoted only for a refusal: the check runs on every path of a site.
+  const q = (): string => quotePath(raw);
+  if (/[\u0000-\u001f\u007f]/.test(raw)) return refuse(t('The revision path {0} contains a control character (such as NUL), so it cannot be mapped to a file in the local folder.', q()));
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(raw)) {
+    return refuse(t('The revision path {0} contains an invalid character (a lone surrogate), so it cannot be mapped to a file in the local folder.', q()));
+  }
+  if (raw.includes('\\')) return refuse(t('The revision path {0} contains a backslash, so it cannot be mapped to a file in the local folder.', q()));
+  if (raw.startsWith('/')) return refuse(t('The revision path {0} is absolute, so it cannot be mapped to a file in the local folder.', q()));
+  if (/^[a-zA-Z]:/.test(raw)) return refuse(t('The revision path {0} starts with a drive letter, so it cannot be mapped to a file in the local folder.', q()));
+  if (raw.includes(':')) return refuse(t('The revision path {0} contains a colon, so it cannot be mapped to a file in the local folder.', q()));
   const segments: string[] = [];
   for (const seg of raw.split('/')) {
     if (seg === '' || seg === '.') continue;
-    if (seg === '..') return refuse('goes up a folder (..)');
-    if (/^[. ]+$/.test(seg)) return refuse(`has a segment made only of dots or spaces (${quotePath(seg)})`);
-    if (/[. ]$/.test(seg)) return refuse(`has a name ending with a dot or a space (${quotePath(seg)})`);
-    if (WIN_RESERVED.test(seg)) return refuse(`uses a reserved device name (${quotePath(seg)})`);
-    if (/[<>"|?*]/.test(seg)) return refuse(`contains a character not allowed in file names (${quotePath(seg)})`);
+    if (seg === '..') return refuse(t('The revision path {0} goes up a folder (..), so it cannot be mapped to a file in the local folder.', q()));
+    if (/^[. ]+$/.test(seg)) return refuse(t('The revision path {0} has a segment made only of dots or spaces ({1}), so it cannot be mapped to a file in the local folder.', q(), quotePath(seg)));
+    if (/[. ]$/.test(seg)) return refuse(t('The revision path {0} has a name ending with a dot or a space ({1}), so it cannot be mapped to a file in the local folder.', q(), quotePath(seg)));
+    if (WIN_RESERVED.test(seg)) return refuse(t('The revision path {0} uses a reserved device name ({1}), so it cannot be mapped to a file in the local folder.', q(), quotePath(seg)));
+    if (/[<>"|?*]/.test(seg)) return refuse(t('The revision path {0} contains a character not allowed in file names ({1}), so it cannot be mapped to a file in the local folder.', q(), quotePath(seg)));
     segments.push(seg);
   }
-  if (!segments.length) return refuse('names no file');
+  if (!segments.length) return refuse(t('The revision path {0} names no file, so it cannot be mapped to a file in the local folder.', q()));
   return { ok: true, segments };
 }
 

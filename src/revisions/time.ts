@@ -1,7 +1,11 @@
 // Pure (no `vscode`): how revision dates are shown — relative ("3 days ago") in labels, exact
 // (UTC and local) in tooltips and pickers.
 
-const UNITS: [unit: string, ms: number][] = [
+import { english, type Translate } from '../util/l10n';
+
+type Unit = 'year' | 'month' | 'week' | 'day' | 'hour' | 'minute';
+
+const UNITS: [unit: Unit, ms: number][] = [
   ['year', 365 * 24 * 3600_000],
   ['month', 30 * 24 * 3600_000],
   ['week', 7 * 24 * 3600_000],
@@ -10,25 +14,43 @@ const UNITS: [unit: string, ms: number][] = [
   ['minute', 60_000],
 ];
 
+const formatters = new Map<string, Intl.RelativeTimeFormat>();
+
+/** The platform's relative-time wording (with the language's plural rules); English when the locale is unknown. */
+function formatter(locale: string): Intl.RelativeTimeFormat {
+  let f = formatters.get(locale);
+  if (!f) {
+    try {
+      f = new Intl.RelativeTimeFormat(locale, { numeric: 'always' });
+    } catch {
+      f = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+    }
+    formatters.set(locale, f);
+  }
+  return f;
+}
+
 /**
  * "just now", "5 minutes ago", "3 days ago", "1 year ago": the largest unit reached, counted
  * down (59 minutes stay "59 minutes", 60 are "1 hour"). Under 45 seconds either way (clock skew)
- * is "just now"; a date further ahead says "in …".
+ * is "just now"; a date further ahead says "in …". The wording of the units comes from
+ * `Intl.RelativeTimeFormat` in `locale` (VS Code's display language); `t` translates the rest.
  */
-export function relativeTime(time: number | undefined, now: number): string {
-  if (time === undefined || !Number.isFinite(time)) return 'unknown date';
+export function relativeTime(time: number | undefined, now: number, t: Translate = english, locale = 'en'): string {
+  if (time === undefined || !Number.isFinite(time)) return t('unknown date');
   const diff = now - time;
   const abs = Math.abs(diff);
-  if (abs < 45_000) return 'just now';
-  let text = '1 minute';
-  for (const [unit, ms] of UNITS) {
+  if (abs < 45_000) return t('just now');
+  let unit: Unit = 'minute';
+  let n = 1;
+  for (const [u, ms] of UNITS) {
     if (abs >= ms) {
-      const n = Math.floor(abs / ms);
-      text = `${n} ${unit}${n === 1 ? '' : 's'}`;
+      unit = u;
+      n = Math.floor(abs / ms);
       break;
     }
   }
-  return diff >= 0 ? `${text} ago` : `in ${text}`;
+  return formatter(locale).format(diff >= 0 ? -n : n, unit);
 }
 
 function pad(n: number, w = 2): string {

@@ -37,21 +37,22 @@ async function siteArg(model: SitesModel, arg: unknown, placeHolder: string): Pr
 
 /** Site details for the clipboard: every non-empty field except the secrets. */
 export function siteDetailsText(site: Site): string {
-  const lines = [`Name: ${site.name}`];
+  const lines = [`${vscode.l10n.t('Name')}: ${site.name}`];
+  const yes = vscode.l10n.t('yes');
   const fields: [string, string][] = [
-    ['Type', site.server_type],
-    ['Host', site.domain],
-    ['Port', site.port],
-    ['User', site.ftp_user],
-    ['Authentication', site.logon_type === 'key' ? 'key' : ''],
-    ['Directory', site.dir],
-    ['Web URL', site.web_url],
-    ['Encoding', site.encoding],
-    ['Passive mode', site.pasv === '1' ? 'yes' : ''],
-    ['Encryption', site.encryption === '1' ? 'yes' : ''],
-    ['Database user', site.db_username],
-    ['Database admin', site.db_phpmyadmin],
-    ['Shared', site.shared ? 'yes' : ''],
+    [vscode.l10n.t('Type'), site.server_type],
+    [vscode.l10n.t('Host'), site.domain],
+    [vscode.l10n.t('Port'), site.port],
+    [vscode.l10n.t('User'), site.ftp_user],
+    [vscode.l10n.t('Authentication'), site.logon_type === 'key' ? vscode.l10n.t('key') : ''],
+    [vscode.l10n.t('Directory'), site.dir],
+    [vscode.l10n.t('Web URL'), site.web_url],
+    [vscode.l10n.t('Encoding'), site.encoding],
+    [vscode.l10n.t('Passive mode'), site.pasv === '1' ? yes : ''],
+    [vscode.l10n.t('Encryption'), site.encryption === '1' ? yes : ''],
+    [vscode.l10n.t('Database user'), site.db_username],
+    [vscode.l10n.t('Database admin'), site.db_phpmyadmin],
+    [vscode.l10n.t('Shared'), site.shared ? yes : ''],
   ];
   for (const [k, v] of fields) if (v) lines.push(`${k}: ${v}`);
   return lines.join('\n');
@@ -123,10 +124,10 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       } catch (e) {
         if (!writeOutcomeUnknown(e)) throw e;
         if (known) unsure = { known, names: new Set([...(unsure?.names ?? []), fields.name]) };
-        const next = known
-          ? 'Save again to check: if it was, your values are saved into it rather than into a second site.'
-          : 'Refresh the Sites view and check before saving again, so that it is not created twice.';
-        throw new Error(`${(e as Error).message} The site may have been created anyway. ${next}`, { cause: e });
+        const message = known
+          ? vscode.l10n.t('{0} The site may have been created anyway. Save again to check: if it was, your values are saved into it rather than into a second site.', (e as Error).message)
+          : vscode.l10n.t('{0} The site may have been created anyway. Refresh the Sites view and check before saving again, so that it is not created twice.', (e as Error).message);
+        throw new Error(message, { cause: e });
       }
     };
   };
@@ -136,7 +137,7 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       return await session.call((c) => c.updateSite(siteId, fields));
     } catch (e) {
       if (!writeOutcomeUnknown(e)) throw e;
-      throw new Error(`${(e as Error).message} The changes may have been saved anyway; saving again is safe.`, { cause: e });
+      throw new Error(vscode.l10n.t('{0} The changes may have been saved anyway; saving again is safe.', (e as Error).message), { cause: e });
     }
   };
 
@@ -162,8 +163,8 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('siteRevisions.refresh', () => model.refresh()),
     vscode.commands.registerCommand('siteRevisions.filterSites', async (value?: string) => {
       const f = typeof value === 'string' ? value : await vscode.window.showInputBox({
-        title: 'Filter Sites',
-        prompt: 'Show sites whose name, host, type, directory or web URL contains…',
+        title: vscode.l10n.t('Filter Sites'),
+        prompt: vscode.l10n.t('Show sites whose name, host, type, directory or web URL contains…'),
         value: model.filter,
       });
       if (f !== undefined) model.setFilter(f);
@@ -171,26 +172,27 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('siteRevisions.clearFilter', () => model.setFilter('')),
     vscode.commands.registerCommand('siteRevisions.createSite', () => openEditor('create')),
     vscode.commands.registerCommand('siteRevisions.editSite', async (arg?: unknown) => {
-      const site = await siteArg(model, arg, 'Site to edit');
+      const site = await siteArg(model, arg, vscode.l10n.t('Site to edit'));
       return site && openEditor('edit', site);
     }),
     vscode.commands.registerCommand('siteRevisions.duplicateSite', async (arg?: unknown) => {
-      const site = await siteArg(model, arg, 'Site to duplicate');
+      const site = await siteArg(model, arg, vscode.l10n.t('Site to duplicate'));
       return site && openEditor('duplicate', site);
     }),
     vscode.commands.registerCommand('siteRevisions.deleteSite', async (arg?: unknown) => {
-      const site = await siteArg(model, arg, 'Site to delete');
+      const site = await siteArg(model, arg, vscode.l10n.t('Site to delete'));
       if (!site) return false;
+      const del = vscode.l10n.t('Delete');
       const choice = await vscode.window.showWarningMessage(
-        `Delete the site “${site.name}”?`,
-        { modal: true, detail: 'The site and its revision history are deleted on the service. Files on your computer are not touched.' },
-        'Delete',
+        vscode.l10n.t('Delete the site “{0}”?', site.name),
+        { modal: true, detail: vscode.l10n.t('The site and its revision history are deleted on the service. Files on your computer are not touched.') },
+        del,
       );
-      if (choice !== 'Delete') return false;
+      if (choice !== del) return false;
       try {
         await vscode.window.withProgress({ location: { viewId: 'siteRevisions.sites' } }, () => session.call((c) => c.deleteSite(site.id)));
       } catch (e) {
-        void notifier.error(`Could not delete “${site.name}”`, e);
+        void notifier.error(vscode.l10n.t('Could not delete “{0}”', site.name), e);
         return false;
       }
       // Its folder mapping and compare selection go: a later site may be given the same id.
@@ -200,10 +202,10 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       return true;
     }),
     vscode.commands.registerCommand('siteRevisions.openWebUrl', async (arg?: unknown) => {
-      const site = await siteArg(model, arg, 'Site whose web URL to open');
+      const site = await siteArg(model, arg, vscode.l10n.t('Site whose web URL to open'));
       if (!site) return false;
       if (!isWebUrl(site.web_url)) {
-        void vscode.window.showWarningMessage(`“${site.name}” has no web URL (http or https). Edit the site to add one.`, 'Edit Site').then((c) => {
+        void vscode.window.showWarningMessage(vscode.l10n.t('“{0}” has no web URL (http or https). Edit the site to add one.', site.name), vscode.l10n.t('Edit Site')).then((c) => {
           if (c) void vscode.commands.executeCommand('siteRevisions.editSite', site.id);
         });
         return false;
@@ -211,11 +213,11 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       return vscode.env.openExternal(vscode.Uri.parse(site.web_url, true));
     }),
     vscode.commands.registerCommand('siteRevisions.copySiteDetails', async (arg?: unknown) => {
-      const site = await siteArg(model, arg, 'Site whose details to copy');
+      const site = await siteArg(model, arg, vscode.l10n.t('Site whose details to copy'));
       if (!site) return undefined;
       const text = siteDetailsText(site);
       await vscode.env.clipboard.writeText(text);
-      vscode.window.setStatusBarMessage(`Copied the details of “${site.name}” (without passwords).`, 3000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the details of “{0}” (without passwords).', site.name), 3000);
       return text;
     }),
   ];

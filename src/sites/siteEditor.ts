@@ -8,6 +8,7 @@
 
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { translate } from '../l10n';
 import { SAVE_SITE_FIELDS, SERVER_TYPES, SITE_SECRET_FIELDS, type SaveSiteField, type ServerType, type Site, type SiteFields } from '../api/types';
 import {
   COMMON_FIELDS,
@@ -18,6 +19,8 @@ import {
   fieldSpecs,
   formToFields,
   initialValues,
+  localizeSpec,
+  localizeTypeInfo,
   storedPasswords,
   validate,
   withCopiedSecrets,
@@ -60,10 +63,66 @@ export type HostMessage =
       /** Per server type: default values applied when the type changes. */
       defaults: Record<string, Partial<FormValues>>;
       limits: { maxValueLength: number };
+      /** The script's own texts, translated here (the webview has no `vscode.l10n`). */
+      strings: EditorStrings;
     }
   | { type: 'errors'; errors: ValidationError[] }
   | { type: 'saving' }
   | { type: 'saveFailed'; message: string };
+
+/**
+ * The fixed texts of media/siteEditor.js. `{0}` in a text is filled in by the script: the
+ * shortcut (intro), the value not in the list, the error message, the number of errors.
+ */
+export interface EditorStrings {
+  intro: string;
+  save: string;
+  saving: string;
+  cancel: string;
+  savingStatus: string;
+  passwordUnchanged: string;
+  passwordWillBeRemoved: string;
+  passwordCopied: string;
+  passwordNotCopied: string;
+  removePassword: string;
+  doNotCopyPassword: string;
+  choose: string;
+  notInList: string;
+  oneError: string;
+  manyErrors: string;
+  notSaved: string;
+}
+
+export function editorStrings(): EditorStrings {
+  // '{0}' passed as the argument keeps the placeholder for the script.
+  return {
+    intro: vscode.l10n.t('Fields marked * are required. Press {0} to save.', '{0}'),
+    save: vscode.l10n.t('Save'),
+    saving: vscode.l10n.t('Saving…'),
+    cancel: vscode.l10n.t('Cancel'),
+    savingStatus: vscode.l10n.t('Saving the site…'),
+    passwordUnchanged: vscode.l10n.t('(unchanged)'),
+    passwordWillBeRemoved: vscode.l10n.t('(will be removed)'),
+    passwordCopied: vscode.l10n.t('(copied from original)'),
+    passwordNotCopied: vscode.l10n.t('(not copied)'),
+    removePassword: vscode.l10n.t('Remove the saved password'),
+    doNotCopyPassword: vscode.l10n.t('Do not copy the original’s password'),
+    choose: vscode.l10n.t('Choose…'),
+    notInList: vscode.l10n.t('{0} (not in the list)', '{0}'),
+    oneError: vscode.l10n.t('One field needs attention: {0}', '{0}'),
+    manyErrors: vscode.l10n.t('{0} fields need attention. Correct them and save again.', '{0}'),
+    notSaved: vscode.l10n.t('The site was not saved. {0}', '{0}'),
+  };
+}
+
+/**
+ * A text of the site form (siteForm.ts: labels, help, rule messages…) in the display language.
+ * Besides the translator of src/l10n.ts, the one call of `vscode.l10n.t` with a computed message:
+ * siteForm's formTexts() lists every such text for the bundle (scripts/l10n-bundle.mjs).
+ */
+function formText(text: string): string {
+  return text ? vscode.l10n.t(text) : text;
+}
 
 /** Messages the webview sends (after checking, see parseMessage). */
 export type WebviewMessage =
@@ -140,14 +199,14 @@ export function parseMessage(m: unknown): WebviewMessage | undefined {
 }
 
 function editorTitle(mode: FormMode, site: Site | undefined): string {
-  if (mode === 'edit') return `Edit site: ${site?.name ?? ''}`;
-  if (mode === 'duplicate') return `Duplicate: ${site?.name ?? ''}`;
-  return 'New site';
+  if (mode === 'edit') return vscode.l10n.t('Edit site: {0}', site?.name ?? '');
+  if (mode === 'duplicate') return vscode.l10n.t('Duplicate: {0}', site?.name ?? '');
+  return vscode.l10n.t('New site');
 }
 
 function buildInit(mode: FormMode, site: Site | undefined, title: string, values: FormValues): HostMessage & { type: 'init' } {
   const specs: Record<string, FieldSpec[]> = {};
-  for (const t of SERVER_TYPES) specs[t] = fieldSpecs(t);
+  for (const t of SERVER_TYPES) specs[t] = fieldSpecs(t).map((s) => localizeSpec(s, formText));
   const safeValues = { ...values };
   for (const f of SITE_SECRET_FIELDS) safeValues[f] = '';
   return {
@@ -156,12 +215,15 @@ function buildInit(mode: FormMode, site: Site | undefined, title: string, values
     title,
     values: safeValues,
     storedPasswords: mode === 'create' ? { ftp_pass: false, db_password: false } : storedPasswords(site),
-    serverTypes: SERVER_TYPES.map((t) => ({ value: t, ...SERVER_TYPE_INFO[t] })),
-    groups: FIELD_GROUPS.map((g) => ({ id: g, label: GROUP_LABELS[g] })),
+    serverTypes: SERVER_TYPES.map((t) => ({ value: t, ...localizeTypeInfo(SERVER_TYPE_INFO[t], formText) })),
+    groups: FIELD_GROUPS.map((g) => ({ id: g, label: formText(GROUP_LABELS[g]) })),
     specs,
-    commonSpecs: fieldSpecs('').filter((s) => COMMON_FIELDS.includes(s.field)),
+    commonSpecs: fieldSpecs('')
+      .filter((s) => COMMON_FIELDS.includes(s.field))
+      .map((s) => localizeSpec(s, formText)),
     defaults: defaultsByType(),
     limits: { maxValueLength: MAX_MESSAGE_VALUE_LENGTH },
+    strings: editorStrings(),
   };
 }
 
@@ -169,23 +231,29 @@ function nonce(): string {
   return randomBytes(18).toString('base64');
 }
 
+/** A translated text inside the page's HTML (a translation is not markup). */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 function html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const media = vscode.Uri.joinPath(extensionUri, 'media');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'siteEditor.js')).toString();
   const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'siteEditor.css')).toString();
   const n = nonce();
+  const lang = vscode.env.language.replace(/[^A-Za-z0-9-]/g, '') || 'en';
   // Nothing from the service is interpolated here: the state arrives by postMessage.
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${n}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style}">
-<title>Site editor</title>
+<title>${escapeHtml(vscode.l10n.t('Site editor'))}</title>
 </head>
 <body>
-<main id="app" aria-busy="true"><p class="loading">Loading…</p></main>
+<main id="app" aria-busy="true"><p class="loading">${escapeHtml(vscode.l10n.t('Loading…'))}</p></main>
 <script nonce="${n}" src="${script}"></script>
 </body>
 </html>`;
@@ -209,7 +277,7 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
   });
   panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg');
 
-  const initial = initialValues(mode, site);
+  const initial = initialValues(mode, site, translate);
   let current: FormValues = { ...initial };
   let edited: PasswordEdited = { ftp_pass: false, db_password: false };
   let saving = false;
@@ -236,26 +304,27 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
 
   const confirmDiscard =
     req.confirmDiscard ??
-    (async (t: string): Promise<boolean> => {
+    (async (name: string): Promise<boolean> => {
+      const discard = vscode.l10n.t('Discard');
       const choice = await vscode.window.showWarningMessage(
-        `Discard your changes to “${t}”?`,
-        { modal: true, detail: 'The changes you made in this form have not been saved.' },
-        'Discard',
+        vscode.l10n.t('Discard your changes to “{0}”?', name),
+        { modal: true, detail: vscode.l10n.t('The changes you made in this form have not been saved.') },
+        discard,
       );
-      return choice === 'Discard';
+      return choice === discard;
     });
 
   const save = async (values: FormValues, passwordEdited: PasswordEdited): Promise<void> => {
     if (saving) return;
     remember(values);
     edited = passwordEdited;
-    const errors = validate(values, mode);
+    const errors = validate(values, mode).map((e) => ({ ...e, message: formText(e.message) }));
     if (errors.length > 0) {
       post({ type: 'errors', errors });
       return;
     }
     const serverType = values.server_type;
-    let fields = formToFields(values, { mode, passwordEdited, serverType, ...(site ? { originalName: site.name } : {}) });
+    let fields = formToFields(values, { mode, passwordEdited, serverType, t: translate, ...(site ? { originalName: site.name } : {}) });
     if (mode === 'duplicate' && site) fields = withCopiedSecrets(fields, site, passwordEdited, serverType);
     saving = true;
     post({ type: 'saving' });
@@ -264,11 +333,11 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
       result = await req.save(fields);
     } catch (e) {
       saving = false;
-      const message = e instanceof Error && e.message ? e.message : 'The site could not be saved.';
+      const message = e instanceof Error && e.message ? e.message : vscode.l10n.t('The site could not be saved.');
       if (disposed) {
         // The panel was closed while saving: nowhere left to show the message in the form.
         resolveDone(undefined);
-        void vscode.window.showErrorMessage(`Could not save “${values.name.trim()}”: ${message}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Could not save “{0}”: {1}', values.name.trim(), message));
       } else {
         post({ type: 'saveFailed', message });
       }

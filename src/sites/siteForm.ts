@@ -14,6 +14,7 @@ import {
   type SiteFields,
   type SiteSecretField,
 } from '../api/types';
+import { english, type Translate } from '../util/l10n';
 
 /** What the form holds: every Save Site field, as a string. */
 export type FormValues = Record<SaveSiteField, string>;
@@ -421,6 +422,47 @@ export function visibilityTable(): Record<ServerType, SaveSiteField[]> {
   return out;
 }
 
+// ---- Translation ----
+//
+// The texts above are English source messages. The site editor (src/sites/siteEditor.ts) passes
+// every one a person reads through `vscode.l10n.t` before they reach the webview, with the
+// functions below; formTexts() lists the same texts for l10n/bundle.l10n.json
+// (scripts/l10n-bundle.mjs). Placeholders are sample values (host names, paths) and stay as
+// they are.
+
+/** Translates one text of the form (an English source message; no placeholders). */
+export type TextTranslator = (text: string) => string;
+
+/** A field spec with its label, help, option labels and rule messages translated. */
+export function localizeSpec(spec: FieldSpec, tr: TextTranslator): FieldSpec {
+  const out: FieldSpec = {
+    ...spec,
+    label: tr(spec.label),
+    help: spec.help && tr(spec.help),
+    rules: spec.rules.map((r) => ({ ...r, message: tr(r.message) })),
+  };
+  if (spec.options) out.options = spec.options.map((o) => ({ ...o, label: tr(o.label) }));
+  return out;
+}
+
+/** A server type's label, connection title and note, translated. */
+export function localizeTypeInfo(info: ServerTypeInfo, tr: TextTranslator): ServerTypeInfo {
+  return { label: tr(info.label), connectionTitle: tr(info.connectionTitle), note: info.note && tr(info.note) };
+}
+
+/** Every text localizeSpec and localizeTypeInfo translate, for every server type, and the group labels. */
+export function formTexts(): string[] {
+  const texts = new Set<string>();
+  const collect: TextTranslator = (text) => {
+    if (text) texts.add(text);
+    return text;
+  };
+  for (const type of [...SERVER_TYPES, '']) for (const s of fieldSpecs(type)) localizeSpec(s, collect);
+  for (const type of SERVER_TYPES) localizeTypeInfo(SERVER_TYPE_INFO[type], collect);
+  for (const g of FIELD_GROUPS) collect(GROUP_LABELS[g]);
+  return [...texts];
+}
+
 // ---- Validation (same semantics as media/siteEditor.js) ----
 
 /** Whether `value` is an absolute http(s) URL with a host. */
@@ -540,16 +582,16 @@ export function storedPasswords(site: Site | undefined): PasswordEdited {
   return { ftp_pass: !!site && (site.ftp_pass ?? '') !== '', db_password: !!site && (site.db_password ?? '') !== '' };
 }
 
-/** "Copy of <name>", cut to the name length limit. */
-export function duplicateName(name: string): string {
-  return `Copy of ${name.trim()}`.slice(0, NAME_MAX_LENGTH);
+/** "Copy of <name>" (translated by `t`), cut to the name length limit. */
+export function duplicateName(name: string, t: Translate = english): string {
+  return t('Copy of {0}', name.trim()).slice(0, NAME_MAX_LENGTH);
 }
 
-/** The values a form opens with. */
-export function initialValues(mode: FormMode, site?: Site): FormValues {
+/** The values a form opens with; `t` translates the name of a duplicate. */
+export function initialValues(mode: FormMode, site?: Site, t: Translate = english): FormValues {
   if (mode === 'create' || !site) return defaultValues('FTP');
   const v = siteToForm(site);
-  if (mode === 'duplicate') v.name = duplicateName(site.name);
+  if (mode === 'duplicate') v.name = duplicateName(site.name, t);
   return v;
 }
 
@@ -560,6 +602,8 @@ export interface ToFieldsOptions {
   serverType?: string;
   /** Duplicate mode: the original's name, used for "Copy of <name>" when the name is left empty. */
   originalName?: string;
+  /** Translates "Copy of <name>" (default: English). */
+  t?: Translate;
 }
 
 /**
@@ -572,7 +616,7 @@ export interface ToFieldsOptions {
 export function formToFields(values: FormValues, opts: ToFieldsOptions): SiteFields {
   const type = opts.serverType ?? values.server_type;
   let name = (values.name ?? '').trim();
-  if (name === '' && opts.mode === 'duplicate' && opts.originalName !== undefined) name = duplicateName(opts.originalName);
+  if (name === '' && opts.mode === 'duplicate' && opts.originalName !== undefined) name = duplicateName(opts.originalName, opts.t);
   const out: SiteFields = { name };
   const sendEmpty = opts.mode === 'edit';
   const text = (f: SaveSiteField): string | undefined => {

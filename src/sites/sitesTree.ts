@@ -27,8 +27,8 @@ export function siteIcon(site: Site): vscode.ThemeIcon {
 
 /** `server_type · domain`, plus "shared" for sites other users share. */
 export function siteDescription(site: Site): string {
-  const parts = [site.server_type || 'None', site.domain].filter(Boolean);
-  return parts.join(' · ') + (site.shared ? ' · shared' : '');
+  const parts = [site.server_type || 'None', site.domain].filter(Boolean).join(' · ');
+  return site.shared ? vscode.l10n.t('{0} · shared', parts) : parts;
 }
 
 /**
@@ -52,21 +52,21 @@ export function siteTooltip(site: Site): vscode.MarkdownString {
   md.isTrusted = false;
   md.supportHtml = false;
   md.appendMarkdown('**');
-  appendData(md, site.name || '(unnamed)').appendMarkdown('**');
-  if (site.shared) md.appendMarkdown(' — shared with you');
+  appendData(md, site.name || vscode.l10n.t('(unnamed)')).appendMarkdown('**');
+  if (site.shared) md.appendMarkdown(` — ${vscode.l10n.t('shared with you')}`);
   md.appendMarkdown('\n\n');
   const rows: [string, string][] = [
-    ['Type', site.server_type],
-    ['Host', site.domain],
-    ['Port', site.port],
-    ['User', site.ftp_user],
-    ['Key authentication', site.logon_type === 'key' ? 'yes' : ''],
-    ['Directory', site.dir],
-    ['Web URL', site.web_url],
-    ['Encoding', site.encoding],
-    ['Database user', site.db_username],
-    ['Status', site.status],
-    ['Site id', site.id],
+    [vscode.l10n.t('Type'), site.server_type],
+    [vscode.l10n.t('Host'), site.domain],
+    [vscode.l10n.t('Port'), site.port],
+    [vscode.l10n.t('User'), site.ftp_user],
+    [vscode.l10n.t('Key authentication'), site.logon_type === 'key' ? vscode.l10n.t('yes') : ''],
+    [vscode.l10n.t('Directory'), site.dir],
+    [vscode.l10n.t('Web URL'), site.web_url],
+    [vscode.l10n.t('Encoding'), site.encoding],
+    [vscode.l10n.t('Database user'), site.db_username],
+    [vscode.l10n.t('Status'), site.status],
+    [vscode.l10n.t('Site id'), site.id],
   ];
   for (const [k, v] of rows) {
     if (!v) continue;
@@ -96,7 +96,7 @@ export class SiteNode extends TreeNode {
 
   getTreeItem(): vscode.TreeItem {
     const children = this.duplicate ? undefined : this.children;
-    const item = new vscode.TreeItem(this.site.name || '(unnamed)', children ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(this.site.name || vscode.l10n.t('(unnamed)'), children ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = this.itemId;
     item.description = siteDescription(this.site);
     item.tooltip = siteTooltip(this.site);

@@ -10,9 +10,9 @@ export function createSitesView(model: SitesModel, provider: SitesTreeProvider):
   const update = () => {
     const s = model.state;
     if (s === 'error' || s === 'unreachable') view.message = model.errorMessage;
-    else if (model.filter) view.message = `Showing sites matching “${model.filter}”.`;
+    else if (model.filter) view.message = vscode.l10n.t('Showing sites matching “{0}”.', model.filter);
     else view.message = undefined;
-    view.description = model.filter ? `filter: ${model.filter}` : undefined;
+    view.description = model.filter ? vscode.l10n.t('filter: {0}', model.filter) : undefined;
   };
   update();
   return { view, disposables: [view, model.onDidChange(update), model.onDidChangeState(update)] };

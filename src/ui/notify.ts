@@ -22,7 +22,7 @@ export function describeError(e: unknown): Described {
       return { kind: err.kind, message: err.message, next: ['signIn'] };
     case 'network':
     case 'timeout':
-      return { kind: err.kind, message: `${err.message} Check your connection, proxy and the service URL.`, next: ['retry', 'settings'] };
+      return { kind: err.kind, message: vscode.l10n.t('{0} Check your connection, proxy and the service URL.', err.message), next: ['retry', 'settings'] };
     case 'http':
     case 'invalid-reply':
       return { kind: err.kind, message: err.message, next: ['retry', 'log'] };
@@ -34,7 +34,10 @@ export function describeError(e: unknown): Described {
   }
 }
 
-const ACTIONS: Record<NextStep, string> = { retry: 'Retry', signIn: 'Sign In…', settings: 'Open Settings', log: 'Show Log' };
+/** The button of each next step (translated when shown: not at load, before the bundle is read). */
+function actions(): Record<NextStep, string> {
+  return { retry: vscode.l10n.t('Retry'), signIn: vscode.l10n.t('Sign In…'), settings: vscode.l10n.t('Open Settings'), log: vscode.l10n.t('Show Log') };
+}
 
 export class Notifier {
   private readonly showing = new Set<string>();
@@ -54,12 +57,13 @@ export class Notifier {
     if (this.showing.has(d.kind)) return;
     this.showing.add(d.kind);
     try {
-      const items = d.next.filter((n) => n !== 'retry' || retry).map((n) => ACTIONS[n]);
+      const labels = actions();
+      const items = d.next.filter((n) => n !== 'retry' || retry).map((n) => labels[n]);
       const pick = await vscode.window.showErrorMessage(`${context}: ${d.message}`, ...items);
-      if (pick === ACTIONS.retry) retry?.();
-      else if (pick === ACTIONS.signIn) void vscode.commands.executeCommand('siteRevisions.signIn');
-      else if (pick === ACTIONS.settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'siteRevisions');
-      else if (pick === ACTIONS.log) this.log.show();
+      if (pick === labels.retry) retry?.();
+      else if (pick === labels.signIn) void vscode.commands.executeCommand('siteRevisions.signIn');
+      else if (pick === labels.settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'siteRevisions');
+      else if (pick === labels.log) this.log.show();
     } finally {
       this.showing.delete(d.kind);
     }

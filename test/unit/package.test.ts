@@ -160,6 +160,7 @@ describe('package (.vsix)', function () {
       .map((f) => `extension/media/${f}`);
     const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
     const nls = fs.readdirSync(repoRoot).filter((f) => /^package\.nls(\.[\w-]+)?\.json$/.test(f));
+    const l10n = listFiles(path.join(repoRoot, 'l10n')).map((f) => `extension/l10n/${f}`);
     const expected = new Set([
       '[Content_Types].xml',
       'extension.vsixmanifest',
@@ -172,6 +173,7 @@ describe('package (.vsix)', function () {
       ...media,
       ...readmeImages(readme).map((f) => `extension/${f}`),
       ...nls.map((f) => `extension/${f}`),
+      ...l10n,
     ]);
     const unexpected = [...names].filter((n) => !expected.has(n));
     const missing = [...expected].filter((n) => !names.has(n));
@@ -274,7 +276,7 @@ describe('package (.vsix)', function () {
     assert.ok(negations.length > 0);
     for (const n of negations) {
       const first = n.slice(1).split('/')[0];
-      assert.ok(['dist', 'media', 'docs', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.nls.json'].includes(first), `${n} brings back more than the shipped files`);
+      assert.ok(['dist', 'media', 'docs', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.nls.json', 'l10n'].includes(first), `${n} brings back more than the shipped files`);
       assert.doesNotMatch(n, /^!(\*|\{)|\.map$|\.ts$/, n);
     }
   });

@@ -1,0 +1,16 @@
+// Pure (no `vscode`): the translator type of the modules that must run in plain Node.
+//
+// Such a module takes a `t: Translate` parameter (last, defaulting to `english`) and calls it
+// as `t('literal message with {0}', value)`, like `vscode.l10n.t`; the extension passes
+// `translate` from src/l10n.ts. scripts/l10n-bundle.mjs collects the messages of both kinds of
+// call into l10n/bundle.l10n.json, so a parameter named `t` is reserved for translators.
+
+export type Translate = (message: string, ...args: Array<string | number>) => string;
+
+/** Fills `{0}`, `{1}`… with the arguments, as `vscode.l10n.t` does for the English source. */
+export function formatMessage(message: string, args: readonly (string | number)[]): string {
+  return args.length === 0 ? message : message.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : m));
+}
+
+/** The messages as written (English), with their placeholders filled. */
+export const english: Translate = (message, ...args) => formatMessage(message, args);
