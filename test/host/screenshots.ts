@@ -29,6 +29,8 @@ export type Step =
   | { waitFor: string }
   /** Hover a row and click one of its inline actions, by the start of its aria-label. */
   | { action: { row: string | RegExp; label: string } }
+  /** Wait until a webview (any frame) shows this text. */
+  | { webviewText: string }
   /** Wait this many milliseconds (let an animation or a request finish). */
   | { pause: number };
 
@@ -62,7 +64,7 @@ export const SHOTS: Shot[] = [
       { pause: 1500 },
     ],
   },
-  { name: 'site-editor', steps: [{ open: 'Site Revisions' }, { row: 'Acme Corporate' }, { command: 'Site Revisions: New Site…' }, { waitFor: 'iframe.webview' }, { pause: 2500 }] },
+  { name: 'site-editor', steps: [{ open: 'Site Revisions' }, { row: 'Acme Corporate' }, { command: 'Site Revisions: New Site…' }, { waitFor: 'iframe.webview' }, { webviewText: 'Site name' }, { pause: 800 }] },
 ]
 
 async function runStep(wb: Workbench, step: Step): Promise<void> {
@@ -72,12 +74,25 @@ async function runStep(wb: Workbench, step: Step): Promise<void> {
   else if ('expand' in step) await wb.expandRow(step.expand);
   else if ('command' in step) await wb.runCommand(step.command);
   else if ('waitFor' in step) await wb.waitFor(step.waitFor);
+  else if ('webviewText' in step) await waitForFrameText(wb, step.webviewText);
   else if ('action' in step) {
     const row = await wb.waitForRow(step.action.row);
     await row.hover();
     await row.locator(`.action-label[aria-label^="${step.action.label}"]`).first().click();
   }
   else await wb.page.waitForTimeout(step.pause);
+}
+
+async function waitForFrameText(wb: Workbench, text: string, timeoutMs = 30000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of wb.page.frames()) {
+      const body = await f.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+      if (body.includes(text)) return;
+    }
+    await wb.page.waitForTimeout(200);
+  }
+  throw new Error(`no webview shows "${text}" within ${timeoutMs} ms`);
 }
 
 function describe(step: Step): string {
