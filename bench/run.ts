@@ -29,7 +29,8 @@ import { Cleanup, startService as startServiceProcess } from '../test/host/commo
 import { clientOverhead, type OverheadResult } from './clientOverhead';
 import { isStopping, lastJson, log, MB, median, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
 import { kb, markdown, textTable, writeReadme, type Machine, type Row } from './report';
-import { analyseMetafile, zipEntries, zipRead, type BundleAnalysis } from './size';
+import { analyseMetafile, type BundleAnalysis } from './size';
+import { zipEntries, zipRead } from '../test/host/zip';
 
 const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] after npx tsc -p .)
 

@@ -7,7 +7,7 @@ import type { Session } from '../auth/session';
 import type { Notifier } from '../ui/notify';
 import { openSiteEditor, type SiteEditorHandle } from './siteEditor';
 import type { SitesModel } from './sitesModel';
-import { SiteNode } from './sitesTree';
+import { SiteNode, siteDetailRows } from './sitesTree';
 
 export interface SiteCommandDeps {
   extensionUri: vscode.Uri;
@@ -38,23 +38,7 @@ async function siteArg(model: SitesModel, arg: unknown, placeHolder: string): Pr
 /** Site details for the clipboard: every non-empty field except the secrets. */
 export function siteDetailsText(site: Site): string {
   const lines = [`${vscode.l10n.t('Name')}: ${site.name}`];
-  const yes = vscode.l10n.t('yes');
-  const fields: [string, string][] = [
-    [vscode.l10n.t('Type'), site.server_type],
-    [vscode.l10n.t('Host'), site.domain],
-    [vscode.l10n.t('Port'), site.port],
-    [vscode.l10n.t('User'), site.ftp_user],
-    [vscode.l10n.t('Authentication'), site.logon_type === 'key' ? vscode.l10n.t('key') : ''],
-    [vscode.l10n.t('Directory'), site.dir],
-    [vscode.l10n.t('Web URL'), site.web_url],
-    [vscode.l10n.t('Encoding'), site.encoding],
-    [vscode.l10n.t('Passive mode'), site.pasv === '1' ? yes : ''],
-    [vscode.l10n.t('Encryption'), site.encryption === '1' ? yes : ''],
-    [vscode.l10n.t('Database user'), site.db_username],
-    [vscode.l10n.t('Database admin'), site.db_phpmyadmin],
-    [vscode.l10n.t('Shared'), site.shared ? yes : ''],
-  ];
-  for (const [k, v] of fields) if (v) lines.push(`${k}: ${v}`);
+  for (const [k, v] of siteDetailRows(site)) if (v) lines.push(`${k}: ${v}`);
   return lines.join('\n');
 }
 

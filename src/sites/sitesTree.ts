@@ -46,6 +46,31 @@ export function appendData(md: vscode.MarkdownString, value: string): vscode.Mar
   return md.appendText(value.replace(HIDDEN_CHARS, '\ufffd').replace(/[&<]/g, (c) => (c === '&' ? '&amp;' : '&lt;')));
 }
 
+/**
+ * The useful fields of a site as label/value pairs, empty values included: the one list behind
+ * the tooltip and Copy Site Details. Never a password.
+ */
+export function siteDetailRows(site: Site): [string, string][] {
+  const yes = vscode.l10n.t('yes');
+  return [
+    [vscode.l10n.t('Type'), site.server_type],
+    [vscode.l10n.t('Host'), site.domain],
+    [vscode.l10n.t('Port'), site.port],
+    [vscode.l10n.t('User'), site.ftp_user],
+    [vscode.l10n.t('Key authentication'), site.logon_type === 'key' ? yes : ''],
+    [vscode.l10n.t('Directory'), site.dir],
+    [vscode.l10n.t('Web URL'), site.web_url],
+    [vscode.l10n.t('Encoding'), site.encoding],
+    [vscode.l10n.t('Passive mode'), site.pasv === '1' ? yes : ''],
+    [vscode.l10n.t('Encryption'), site.encryption === '1' ? yes : ''],
+    [vscode.l10n.t('Database user'), site.db_username],
+    [vscode.l10n.t('Database admin'), site.db_phpmyadmin],
+    [vscode.l10n.t('Shared'), site.shared ? yes : ''],
+    [vscode.l10n.t('Status'), site.status],
+    [vscode.l10n.t('Site id'), site.id],
+  ];
+}
+
 /** Tooltip with the useful fields; never a password. Every value goes in as text (escaped). */
 export function siteTooltip(site: Site): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
@@ -55,19 +80,7 @@ export function siteTooltip(site: Site): vscode.MarkdownString {
   appendData(md, site.name || vscode.l10n.t('(unnamed)')).appendMarkdown('**');
   if (site.shared) md.appendMarkdown(` — ${vscode.l10n.t('shared with you')}`);
   md.appendMarkdown('\n\n');
-  const rows: [string, string][] = [
-    [vscode.l10n.t('Type'), site.server_type],
-    [vscode.l10n.t('Host'), site.domain],
-    [vscode.l10n.t('Port'), site.port],
-    [vscode.l10n.t('User'), site.ftp_user],
-    [vscode.l10n.t('Key authentication'), site.logon_type === 'key' ? vscode.l10n.t('yes') : ''],
-    [vscode.l10n.t('Directory'), site.dir],
-    [vscode.l10n.t('Web URL'), site.web_url],
-    [vscode.l10n.t('Encoding'), site.encoding],
-    [vscode.l10n.t('Database user'), site.db_username],
-    [vscode.l10n.t('Status'), site.status],
-    [vscode.l10n.t('Site id'), site.id],
-  ];
+  const rows = siteDetailRows(site);
   for (const [k, v] of rows) {
     if (!v) continue;
     appendData(md.appendMarkdown(`${k}: `), v).appendMarkdown('  \n');

@@ -382,3 +382,35 @@ export function startService(opts: ServiceOptions): Promise<Service> {
     });
   });
 }
+
+/** Runs a script's main() and exits with its code; an exception is logged and exits 1. */
+export function runMain(main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      log(err instanceof Error ? (err.stack ?? err.message) : String(err));
+      process.exit(1);
+    },
+  );
+}
+
+export interface RunResults {
+  passed: number;
+  failed: number;
+  pending?: number;
+  tests: { title: string; fullTitle: string; state: string; durationMs: number; error?: string }[];
+}
+
+/**
+ * The end of a test run: writes the results file, prints the closing `N passed, N failed` line,
+ * keeps the run folder when something failed (or when asked), and returns the exit code.
+ */
+export function finishRun(o: { results: RunResults; t0: number; runDir: string; keep: boolean; resultsFile?: string }): number {
+  const { results } = o;
+  if (o.resultsFile) writeJson(o.resultsFile, { passed: results.passed, failed: results.failed, ...(results.pending ? { pending: results.pending } : {}), tests: results.tests });
+  console.log(`\n${results.passed} passed, ${results.failed} failed${results.pending ? `, ${results.pending} pending` : ''} (${((Date.now() - o.t0) / 1000).toFixed(1)} s)`);
+  const failed = results.failed > 0;
+  if (failed || o.keep) log(`run folder kept: ${path.relative(process.cwd(), o.runDir) || o.runDir}`);
+  else fs.rmSync(o.runDir, { recursive: true, force: true });
+  return failed ? 1 : 0;
+}

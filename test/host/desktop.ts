@@ -11,15 +11,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SETTINGS } from './codeServer';
-import { Cleanup, cacheDir, integrationOutDir, log, makeRunDir, repoRoot, serviceAvailable, serviceMain, startService, writeJson } from './common';
+import { Cleanup, cacheDir, integrationOutDir, log, makeRunDir, repoRoot, serviceAvailable, serviceMain, startService, finishRun, runMain, writeJson, type RunResults } from './common';
 import { writeWorkspace } from './workspace';
 
-interface Results {
-  passed: number;
-  failed: number;
-  pending?: number;
-  tests: { title: string; fullTitle: string; state: string; durationMs: number; error?: string }[];
-}
+type Results = RunResults;
 
 async function main(): Promise<number> {
   const t0 = Date.now();
@@ -122,18 +117,7 @@ async function main(): Promise<number> {
     results.tests.push({ title: 'desktop run', fullTitle: 'desktop run', state: 'failed', durationMs: 0, error: 'no test ran' });
     log('no test ran');
   }
-  if (values.results) writeJson(path.resolve(values.results), results);
-  console.log(`\n${results.passed} passed, ${results.failed} failed${results.pending ? `, ${results.pending} pending` : ''} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  const failed = results.failed > 0;
-  if (failed || values.keep) log(`run folder kept: ${path.relative(process.cwd(), runDir) || runDir}`);
-  else fs.rmSync(runDir, { recursive: true, force: true });
-  return failed ? 1 : 0;
+  return finishRun({ results, t0, runDir, keep: !!values.keep, ...(values.results ? { resultsFile: path.resolve(values.results) } : {}) });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    log(err instanceof Error ? (err.stack ?? err.message) : String(err));
-    process.exit(1);
-  },
-);
+runMain(main);

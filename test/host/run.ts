@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format, parseArgs } from 'node:util';
 import { startCodeServer } from './codeServer';
-import { Cleanup, integrationOutDir, log, makeRunDir, repoRoot, serviceAvailable, serviceMain, startService, writeJson } from './common';
+import { Cleanup, integrationOutDir, log, makeRunDir, repoRoot, serviceAvailable, serviceMain, startService, finishRun, runMain } from './common';
 import { ensureAll } from './install';
 import { installVsix, writeStubExtension } from './vsix';
 import { openWorkbench } from './workbench';
@@ -169,19 +169,7 @@ async function main(): Promise<number> {
     results.failed++;
     results.tests.push({ title: 'integration run', fullTitle: 'integration run', state: 'failed', durationMs: 0, error: why });
   }
-  if (resultsOut) writeJson(resultsOut, { passed: results.passed, failed: results.failed, ...(results.pending ? { pending: results.pending } : {}), tests: results.tests });
-
-  const failed = results.failed > 0;
-  console.log(`\n${results.passed} passed, ${results.failed} failed${results.pending ? `, ${results.pending} pending` : ''} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  if (failed || values.keep) log(`run folder kept: ${path.relative(process.cwd(), runDir) || runDir}`);
-  else fs.rmSync(runDir, { recursive: true, force: true });
-  return failed ? 1 : 0;
+  return finishRun({ results, t0, runDir, keep: !!values.keep, ...(resultsOut ? { resultsFile: resultsOut } : {}) });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    log(err instanceof Error ? (err.stack ?? err.message) : String(err));
-    process.exit(1);
-  },
-);
+runMain(main);

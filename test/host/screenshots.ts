@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Cleanup, log, makeRunDir, repoRoot } from './common';
+import { Cleanup, log, makeRunDir, repoRoot, runMain } from './common';
 import { startDemo } from './demo';
 import { ensureAll } from './install';
 import { openWorkbench, type Workbench } from './workbench';
@@ -158,12 +158,4 @@ async function main(): Promise<number> {
   return failures ? 1 : 0;
 }
 
-if (require.main === module) {
-  main().then(
-    (code) => process.exit(code),
-    (err) => {
-      log(err instanceof Error ? (err.stack ?? err.message) : String(err));
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runMain(main);

@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { cleanEnv, EXTENSION_ID, extensionVersion, log, makeTmpDir, repoRoot, runsDir } from './common';
+import { cleanEnv, EXTENSION_ID, extensionVersion, log, makeTmpDir, repoRoot, runMain, runsDir } from './common';
 import { ensureCodeServer, ensureNode24 } from './install';
 
 const packageDir = path.join(runsDir, 'package');
@@ -136,12 +136,4 @@ async function main(): Promise<number> {
   return r.status ?? 1;
 }
 
-if (require.main === module) {
-  main().then(
-    (code) => process.exit(code),
-    (err) => {
-      log(err instanceof Error ? (err.stack ?? err.message) : String(err));
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runMain(main);

@@ -4,65 +4,14 @@
 // The package comes from SITE_REVISIONS_VSIX when set; otherwise it is built with the project's
 // own `package` task (about a second: it packages a copy of the working tree without .git,
 // node_modules, .cache, .test-runs and dist, so the last test checks that .vscodeignore could not
-// let those in either). The archive is read here directly (zip central directory + node:zlib).
+// let those in either). The archive is read with test/host/zip.ts (zip central directory + node:zlib).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as zlib from 'node:zlib';
 import { packagedVsix } from '../host/vsix';
+import { zipEntries, zipRead, type ZipEntry } from '../host/zip';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
-
-// ---------------------------------------------------------------------------------------------
-// Reading a zip
-
-export interface ZipEntry {
-  name: string;
-  method: number;
-  compressedSize: number;
-  size: number;
-  localOffset: number;
-}
-
-export function zipEntries(buf: Buffer): ZipEntry[] {
-  // End of central directory: 22 bytes + a comment of up to 64 KiB, at the very end.
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error('not a zip file (no end of central directory)');
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  const entries: ZipEntry[] = [];
-  for (let n = 0; n < count; n++) {
-    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error(`bad central directory entry at ${p}`);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    entries.push({
-      method: buf.readUInt16LE(p + 10),
-      compressedSize: buf.readUInt32LE(p + 20),
-      size: buf.readUInt32LE(p + 24),
-      localOffset: buf.readUInt32LE(p + 42),
-      name: buf.toString('utf8', p + 46, p + 46 + nameLen),
-    });
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return entries;
-}
-
-export function zipRead(buf: Buffer, e: ZipEntry): Buffer {
-  const h = e.localOffset;
-  if (buf.readUInt32LE(h) !== 0x04034b50) throw new Error(`bad local header of ${e.name}`);
-  const start = h + 30 + buf.readUInt16LE(h + 26) + buf.readUInt16LE(h + 28);
-  const data = buf.subarray(start, start + e.compressedSize);
-  if (e.method === 0) return Buffer.from(data);
-  if (e.method === 8) return zlib.inflateRawSync(data);
-  throw new Error(`${e.name}: unsupported compression method ${e.method}`);
-}
 
 // ---------------------------------------------------------------------------------------------
 
