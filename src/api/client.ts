@@ -6,7 +6,7 @@
 // client returns, throws or logs contains the password or the API key.
 
 import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransportError, NetworkError, type ApiErrorKind } from './errors';
-import { buildServiceUrl, HttpTransport, isLoopbackHost, normalizeBaseUrl, type Exchange, type ProxyResolver } from './http';
+import { HttpTransport, isLoopbackHost, normalizeBaseUrl, pathPrefix, serviceTarget, type Exchange, type ProxyResolver } from './http';
 import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, type CallOptions, type Credentials, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
 import { excerpt, makeRedactor, parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites, type Redactor } from './validate';
 
@@ -83,18 +83,39 @@ interface RequestSpec {
   read: boolean;
 }
 
+/** What a call derives from the credentials (see authOf). */
+interface Auth {
+  email: string;
+  password: string;
+  rawApiKey: string | undefined;
+  /** The API key as sent (trimmed; undefined when empty). */
+  apiKey: string | undefined;
+  /** login=1&email=…&password=…, form-encoded: the start of every request body. */
+  form: string;
+  /** Hides the password and the API key (raw and encoded) in messages. */
+  redact: Redactor;
+}
+
 export class SiteRevisionClient {
   /** The normalised base URL (no credentials, query or fragment). */
   readonly baseUrl: string;
-  private readonly base: URL;
+  private readonly origin: string;
+  private readonly prefix: string;
+  /** Plain http to a host other than this machine: every call is refused before anything is sent. */
+  private readonly insecure: boolean;
   private readonly transport: HttpTransport;
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly retryBaseDelayMs: number;
+  /** The last credentials' derived values (a # field: never shown by util.inspect or JSON.stringify). */
+  #auth: Auth | undefined;
 
   constructor(private readonly opts: ClientOptions) {
-    this.base = normalizeBaseUrl(opts.baseUrl);
-    this.baseUrl = buildServiceUrl(this.base, '', []);
+    const base = normalizeBaseUrl(opts.baseUrl);
+    this.origin = base.origin;
+    this.prefix = pathPrefix(base);
+    this.baseUrl = `${this.origin}${this.prefix}`;
+    this.insecure = base.protocol === 'http:' && !isLoopbackHost(base.hostname);
     this.timeoutMs = positive('timeoutMs', opts.timeoutMs, 30_000);
     this.retries = Math.floor(nonNegative('retries', opts.retries, 3));
     this.retryBaseDelayMs = nonNegative('retryBaseDelayMs', opts.retryBaseDelayMs, 250);
@@ -164,6 +185,7 @@ export class SiteRevisionClient {
 
   /** Closes the client's Agent (not a dispatcher given in the options). A later call opens a new one. */
   dispose(): Promise<void> {
+    this.#auth = undefined;
     return this.transport.close();
   }
 
@@ -171,7 +193,9 @@ export class SiteRevisionClient {
     const { operation } = spec;
     const signal = o?.signal;
     const timeoutMs = positive('timeoutMs', o?.timeoutMs, this.timeoutMs);
-    const url = buildServiceUrl(this.base, spec.path, spec.query);
+    const { origin } = this;
+    const target = serviceTarget(this.prefix, spec.path, spec.query);
+    const url = `${origin}${target}`;
 
     // Refusals before any request is sent are logged as attempt 0.
     const refuse = (err: ApiError): never => {
@@ -180,9 +204,7 @@ export class SiteRevisionClient {
     };
     if (signal?.aborted) refuse(new CancelledError(operation));
     // Before anything else (even reading the credentials): no connection is made.
-    if (this.base.protocol === 'http:' && !isLoopbackHost(this.base.hostname)) {
-      refuse(new InsecureTransportError(operation, this.base.origin));
-    }
+    if (this.insecure) refuse(new InsecureTransportError(operation, origin));
     let creds: Credentials | undefined;
     try {
       creds = await this.opts.credentials();
@@ -190,17 +212,17 @@ export class SiteRevisionClient {
       return refuse(new AuthError(operation, 'the stored credentials could not be read'));
     }
     if (!creds || !creds.email) return refuse(new AuthError(operation, 'not signed in'));
-    const apiKey = creds.apiKey?.trim() || undefined;
-    const redact = makeRedactor([creds.password, creds.apiKey, apiKey]);
+    const auth = this.authOf(creds);
+    const { apiKey, redact } = auth;
     if (apiKey && /[^\x21-\x7e]/.test(apiKey)) refuse(new AuthError(operation, 'the API key contains characters that cannot be sent'));
     if (signal?.aborted) refuse(new CancelledError(operation));
 
-    const body = new URLSearchParams([['login', '1'], ['email', creds.email], ['password', creds.password ?? ''], ...spec.form]).toString();
+    const body = spec.form.length ? `${auth.form}&${new URLSearchParams(spec.form).toString()}` : auth.form;
     const maxAttempts = spec.read ? 1 + this.retries : 1;
 
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
-      const x: Exchange = { operation, url, body, apiKey, signal, timeoutMs, redact };
+      const x: Exchange = { operation, origin, target, url, body, apiKey, signal, timeoutMs, redact };
       try {
         const reply = await this.transport.send(x);
         const value = parse(parseEnvelope(operation, reply.body, reply.contentType, redact), redact);
@@ -218,6 +240,22 @@ export class SiteRevisionClient {
         throw err;
       }
     }
+  }
+
+  /** What the calls derive from these credentials: made once, then reused while they stay the same. */
+  private authOf(creds: Credentials): Auth {
+    const a = this.#auth;
+    if (a && a.email === creds.email && a.password === creds.password && a.rawApiKey === creds.apiKey) return a;
+    const apiKey = creds.apiKey?.trim() || undefined;
+    this.#auth = {
+      email: creds.email,
+      password: creds.password,
+      rawApiKey: creds.apiKey,
+      apiKey,
+      form: new URLSearchParams([['login', '1'], ['email', creds.email], ['password', creds.password ?? '']]).toString(),
+      redact: makeRedactor([creds.password, creds.apiKey, apiKey]),
+    };
+    return this.#auth;
   }
 
   /** Exponential backoff with jitter; a Retry-After header (capped at 30 s) takes precedence. */

@@ -5,9 +5,12 @@
 // - One undici Agent per client (keep-alive, one pool per origin); closed by close(). When the
 //   client has a proxy resolver (src/net/proxy.ts), each request asks it for a route and goes
 //   through an undici ProxyAgent for that proxy instead (also built on first use, also closed).
-// - Redirects are never followed (undici's `request` does not follow them and we do not ask it
-//   to): every 3xx becomes a RedirectError, same origin or not. Following one would re-send the
-//   form body, which carries the password, to wherever the Location points.
+// - Each attempt goes straight through the dispatcher's `dispatch` with a handler of our own
+//   (ReplyReader): no Readable stream, no AbortController, one timer per attempt. That is the
+//   cheapest way undici offers, cheaper than `undici.request` itself.
+// - Redirects are never followed (undici's dispatch does not follow them and we add no redirect
+//   interceptor): every 3xx becomes a RedirectError, same origin or not. Following one would
+//   re-send the form body, which carries the password, to wherever the Location points.
 // - Nothing this module produces (errors, messages) contains the form body, the Authorization
 //   header or a URL's userinfo: callers pass a Redactor for the remaining cases (echoed secrets).
 
@@ -68,11 +71,25 @@ export function isLoopbackHost(hostname: string): boolean {
   return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
 }
 
-/** origin + path prefix + path + query, every query value percent-encoded. */
-export function buildServiceUrl(base: URL, path: string, query: readonly (readonly [string, string])[]): string {
-  const prefix = base.pathname.replace(/\/+$/, '');
-  const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-  return `${base.origin}${prefix}${path}${qs ? `?${qs}` : ''}`;
+/** The path prefix of a normalised base URL: its path without trailing slashes ('' for none). */
+export function pathPrefix(base: URL): string {
+  return base.pathname.replace(/\/+$/, '');
+}
+
+/**
+ * Path prefix + path + query: the request target, every query value percent-encoded. Besides
+ * what encodeURIComponent encodes, `'` is encoded too, as the URL parser does in the query of an
+ * http(s) URL: the target is exactly what goes on the wire.
+ */
+export function serviceTarget(prefix: string, path: string, query: readonly (readonly [string, string])[]): string {
+  let qs = '';
+  for (const [k, v] of query) qs += `${qs ? '&' : '?'}${encodeQuery(k)}=${encodeQuery(v)}`;
+  return `${prefix}${path}${qs}`;
+}
+
+function encodeQuery(v: string): string {
+  const e = encodeURIComponent(v);
+  return e.includes("'") ? e.replace(/'/g, '%27') : e;
 }
 
 /** A request's way through an HTTP(S) proxy. */
@@ -104,6 +121,11 @@ export interface TransportOptions {
 /** One attempt of one request. `status` is filled in as soon as the headers arrive (for the log). */
 export interface Exchange {
   operation: string;
+  /** scheme://host[:port] of the service. */
+  origin: string;
+  /** Path and query (see serviceTarget). */
+  target: string;
+  /** origin + target, for the log and messages. */
   url: string;
   /** application/x-www-form-urlencoded body (holds the credentials: never logged). */
   body: string;
@@ -148,96 +170,7 @@ export class HttpTransport {
     }
     if (x.signal?.aborted) throw new CancelledError(operation);
     const dispatcher = this.dispatcher(undici, x);
-
-    const ctrl = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      ctrl.abort();
-    }, x.timeoutMs);
-    const onCallerAbort = () => ctrl.abort();
-    x.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const fail = (e: unknown): ApiError => {
-      if (x.signal?.aborted) return new CancelledError(operation);
-      if (timedOut) return new TimeoutError(operation, x.timeoutMs);
-      if (e instanceof ApiError) return e;
-      return x.via ? proxyNetworkError(operation, x.url, x.via, e, x.redact, x.timeoutMs) : networkError(operation, x.url, e, x.redact, x.timeoutMs);
-    };
-
-    try {
-      const headers: Record<string, string> = {
-        'content-type': 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-      };
-      if (x.apiKey) headers.authorization = `Bearer ${x.apiKey}`;
-      let res: Dispatcher.ResponseData;
-      try {
-        res = await undici.request(x.url, {
-          method: 'POST',
-          headers,
-          body: x.body,
-          signal: ctrl.signal,
-          dispatcher,
-          // Our own timer is the authority; these only make sure undici never waits longer.
-          headersTimeout: x.timeoutMs + 1000,
-          bodyTimeout: x.timeoutMs + 1000,
-        });
-      } catch (e) {
-        throw fail(e);
-      }
-      const status = res.statusCode;
-      x.status = status;
-      try {
-        return await this.handle(x, res);
-      } catch (e) {
-        res.body.destroy();
-        throw fail(e);
-      }
-    } finally {
-      clearTimeout(timer);
-      x.signal?.removeEventListener('abort', onCallerAbort);
-    }
-  }
-
-  private async handle(x: Exchange, res: Dispatcher.ResponseData): Promise<Reply> {
-    const { operation, redact } = x;
-    const status = res.statusCode;
-    const contentType = header(res.headers['content-type']);
-
-    if (status >= 300 && status < 400) {
-      discard(res);
-      throw new RedirectError(operation, status, describeLocation(header(res.headers.location), x.url, redact));
-    }
-    if (status === 401) {
-      const text = await readBody(res, ERROR_BODY_BYTES, false).catch(() => '');
-      throw new AuthError(operation, serviceMessageOf(text, redact) ?? 'HTTP 401');
-    }
-    if (status < 200 || status >= 300) {
-      const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
-      const text = await readBody(res, ERROR_BODY_BYTES, false).catch(() => '');
-      throw new HttpStatusError(operation, status, retryAfterMs, serviceMessageOf(text, redact) ?? excerpt(text, redact));
-    }
-
-    const declared = Number(header(res.headers['content-length']));
-    if (Number.isFinite(declared) && declared > this.opts.maxResponseBytes) {
-      discard(res);
-      throw tooLarge(operation, this.opts.maxResponseBytes);
-    }
-    const progress = { bytes: 0 };
-    let body: string | undefined;
-    try {
-      body = await readBody(res, this.opts.maxResponseBytes, true, progress);
-    } catch (e) {
-      // The connection dropped after the headers: the reply was cut off. Worth another try for reads.
-      const code = errorCode(e);
-      if (!x.signal?.aborted && code && CUT_OFF_CODES.test(code)) {
-        const of = Number.isFinite(declared) ? ` of ${declared}` : '';
-        throw new InvalidReplyError(operation, 'reply cut off', `received ${progress.bytes}${of} bytes before the connection closed (${code})`, true);
-      }
-      throw e;
-    }
-    if (body === undefined) throw tooLarge(operation, this.opts.maxResponseBytes);
-    return { status, body, contentType };
+    return new Promise<Reply>((resolve, reject) => new ReplyReader(x, this.opts.maxResponseBytes, resolve, reject).start(dispatcher));
   }
 
   /** The dispatcher of one request: the caller's, a ProxyAgent for the route the resolver picks, or the own Agent. */
@@ -325,38 +258,199 @@ function header(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function discard(res: Dispatcher.ResponseData): void {
-  res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-}
-
 function tooLarge(operation: string, limit: number): InvalidReplyError {
   const size = limit >= 1024 * 1024 ? `${Math.round(limit / (1024 * 1024))} MiB` : limit >= 1024 ? `${Math.round(limit / 1024)} KiB` : `${limit} bytes`;
   return new InvalidReplyError(operation, 'reply too large', `more than ${size}`);
 }
 
 /**
- * Reads the body as UTF-8, at most `limit` bytes. Over the limit: `undefined` when `strict`
- * (the caller reports "too large"), else the first `limit` bytes.
+ * One attempt, read straight from undici's dispatch API (no Readable stream, no AbortController):
+ * the attempt's timer and the caller's signal settle the promise at once and abort the request
+ * (or abort it as soon as undici starts it, if it is still waiting for a connection); the 2xx body
+ * is collected up to the size limit (over it, the request is aborted); error bodies are read up to
+ * ERROR_BODY_BYTES for the message; a 3xx is refused on its headers. Every error goes through
+ * fail(): cancelled, then timed out, then the ApiError itself, then the network error it maps to.
  */
-async function readBody(res: Dispatcher.ResponseData, limit: number, strict: true, progress?: { bytes: number }): Promise<string | undefined>;
-async function readBody(res: Dispatcher.ResponseData, limit: number, strict: false): Promise<string>;
-async function readBody(res: Dispatcher.ResponseData, limit: number, strict: boolean, progress = { bytes: 0 }): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body) {
-    const buf = chunk as Buffer;
-    if (size + buf.length > limit) {
-      res.body.destroy();
-      if (strict) return undefined;
-      chunks.push(buf.subarray(0, limit - size));
-      size = limit;
-      break;
+class ReplyReader implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  /** Set once the promise is settled: a later callback of undici changes nothing. */
+  private settled = false;
+  /** What the attempt was rejected with, for a request undici starts only after that. */
+  private error: ApiError | undefined;
+  private timedOut = false;
+  /** 'wait': no headers yet; 'reply': reading the 2xx body; 'error': reading an error body for its message. */
+  private phase: 'wait' | 'reply' | 'error' = 'wait';
+  private status = 0;
+  private contentType: string | undefined;
+  private declared = NaN;
+  private retryAfterMs: number | undefined;
+  private limit = 0;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly x: Exchange,
+    private readonly maxResponseBytes: number,
+    private readonly resolve: (reply: Reply) => void,
+    private readonly reject: (err: ApiError) => void,
+  ) {}
+
+  start(dispatcher: Dispatcher): void {
+    const { x } = this;
+    this.timer = setTimeout(this.onTimeout, x.timeoutMs);
+    x.signal?.addEventListener('abort', this.onCallerAbort, { once: true });
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    };
+    if (x.apiKey) headers.authorization = `Bearer ${x.apiKey}`;
+    try {
+      dispatcher.dispatch(
+        {
+          origin: x.origin,
+          path: x.target,
+          method: 'POST',
+          headers,
+          body: x.body,
+          // The attempt's timer is the authority; these only make sure undici never waits longer.
+          headersTimeout: x.timeoutMs + 1000,
+          bodyTimeout: x.timeoutMs + 1000,
+        },
+        this,
+      );
+    } catch (e) {
+      this.fail(e);
     }
-    chunks.push(buf);
-    size += buf.length;
-    progress.bytes = size;
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+
+  private readonly onTimeout = (): void => {
+    this.timedOut = true;
+    this.fail(undefined);
+  };
+
+  private readonly onCallerAbort = (): void => this.fail(undefined);
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Timed out or cancelled while waiting for a connection: stop before anything is sent.
+    if (this.error) controller.abort(this.error);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>): void {
+    if (this.settled || status < 200) return; // 1xx: informational, the reply follows
+    const { x } = this;
+    x.status = this.status = status;
+    this.contentType = header(headers['content-type']);
+    if (status >= 300 && status < 400) {
+      this.fail(new RedirectError(x.operation, status, describeLocation(header(headers.location), x.url, x.redact)));
+    } else if (status >= 300) {
+      // Error bodies (401 and every other non-2xx) are read for their message only.
+      if (status !== 401) this.retryAfterMs = parseRetryAfter(headers['retry-after']);
+      this.phase = 'error';
+      this.limit = ERROR_BODY_BYTES;
+    } else {
+      this.declared = Number(header(headers['content-length']));
+      if (Number.isFinite(this.declared) && this.declared > this.maxResponseBytes) {
+        this.fail(tooLarge(x.operation, this.maxResponseBytes));
+        return;
+      }
+      this.phase = 'reply';
+      this.limit = this.maxResponseBytes;
+    }
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    if (this.size + chunk.length > this.limit) {
+      if (this.phase === 'reply') {
+        this.fail(tooLarge(this.x.operation, this.maxResponseBytes));
+      } else {
+        // An error body: its first ERROR_BODY_BYTES are enough for the message; the rest is not read.
+        this.chunks.push(chunk.subarray(0, this.limit - this.size));
+        this.size = this.limit;
+        this.failWithStatus(this.text());
+      }
+      return;
+    }
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+  }
+
+  onResponseEnd(): void {
+    this.controller = undefined; // complete: nothing left to abort
+    if (this.settled) return;
+    let body: string;
+    try {
+      body = this.text();
+    } catch (e) {
+      this.fail(e);
+      return;
+    }
+    if (this.phase === 'error') {
+      this.failWithStatus(body);
+      return;
+    }
+    this.settle();
+    this.resolve({ status: this.status, body, contentType: this.contentType });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, e: Error): void {
+    this.controller = undefined; // the request is over
+    if (this.settled) return;
+    const { x } = this;
+    if (this.phase === 'error') {
+      // The message is a nicety: without the body, the status alone.
+      this.failWithStatus('');
+      return;
+    }
+    if (this.phase === 'reply') {
+      // The connection dropped after the headers: the reply was cut off. Worth another try for reads.
+      const code = errorCode(e);
+      if (!x.signal?.aborted && code && CUT_OFF_CODES.test(code)) {
+        const of = Number.isFinite(this.declared) ? ` of ${this.declared}` : '';
+        this.fail(new InvalidReplyError(x.operation, 'reply cut off', `received ${this.size}${of} bytes before the connection closed (${code})`, true));
+        return;
+      }
+    }
+    this.fail(e);
+  }
+
+  /** The body read so far, as UTF-8. */
+  private text(): string {
+    const { chunks } = this;
+    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size)).toString('utf8');
+  }
+
+  /** The error of a non-2xx reply whose body (or its first ERROR_BODY_BYTES) is `text`. */
+  private failWithStatus(text: string): void {
+    const { operation, redact } = this.x;
+    const message = serviceMessageOf(text, redact);
+    this.fail(this.status === 401 ? new AuthError(operation, message ?? 'HTTP 401') : new HttpStatusError(operation, this.status, this.retryAfterMs, message ?? excerpt(text, redact)));
+  }
+
+  /** Rejects with the ApiError `e` stands for, and aborts the request if it is still going. */
+  private fail(e: unknown): void {
+    if (this.settled) return;
+    this.settle();
+    const { x } = this;
+    let err: ApiError;
+    if (x.signal?.aborted) err = new CancelledError(x.operation);
+    else if (this.timedOut) err = new TimeoutError(x.operation, x.timeoutMs);
+    else if (e instanceof ApiError) err = e;
+    else err = x.via ? proxyNetworkError(x.operation, x.url, x.via, e, x.redact, x.timeoutMs) : networkError(x.operation, x.url, e, x.redact, x.timeoutMs);
+    this.error = err;
+    const controller = this.controller;
+    this.controller = undefined;
+    controller?.abort(err);
+    this.reject(err);
+  }
+
+  private settle(): void {
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.x.signal?.removeEventListener('abort', this.onCallerAbort);
+  }
 }
 
 /** The `error` of a `{success:false, error}` body, sanitised; undefined when the body is not that. */
