@@ -11,7 +11,7 @@ import type { Outcome } from '../../src/revisions/commands';
 import type { FileNode, RevisionNode } from '../../src/revisions/nodes';
 import type { SiteNode } from '../../src/sites/sitesTree';
 import type { TreeNode } from '../../src/tree/node';
-import { control, signInDemo, stubWindow } from './support';
+import { control, isDisposed, signInDemo, stubWindow } from './support';
 import { ext, testService, waitFor, workspaceFolder } from './util';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -35,15 +35,6 @@ async function revertAll(): Promise<void> {
   for (const d of vscode.workspace.textDocuments.filter((x) => x.isDirty && x.uri.scheme === 'file')) {
     await vscode.window.showTextDocument(d);
     await vscode.commands.executeCommand('workbench.action.files.revert');
-  }
-}
-
-function isDisposed(panel: vscode.WebviewPanel): boolean {
-  try {
-    void panel.webview.html;
-    return false;
-  } catch {
-    return true;
   }
 }
 

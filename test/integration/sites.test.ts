@@ -7,7 +7,7 @@ import { SiteNode } from '../../src/sites/sitesTree';
 import type { Site } from '../../src/api/types';
 import { DEMO } from '../server/demo';
 import { ext, testService, waitFor } from './util';
-import { control, signInDemo, stubWindow } from './support';
+import { control, isDisposed, signInDemo, stubWindow } from './support';
 
 describe('Sites', function () {
   this.timeout(60000);
@@ -241,12 +241,3 @@ describe('Sites', function () {
     await signInDemo(url);
   });
 });
-
-function isDisposed(panel: vscode.WebviewPanel): boolean {
-  try {
-    void panel.webview.html;
-    return false;
-  } catch {
-    return true;
-  }
-}

@@ -33,3 +33,13 @@ export function stubWindow<K extends keyof typeof vscode.window>(name: K, impl: 
     win[name] = orig;
   };
 }
+
+/** True once a webview panel has been closed (its webview throws when touched). */
+export function isDisposed(panel: vscode.WebviewPanel): boolean {
+  try {
+    void panel.webview.html;
+    return false;
+  } catch {
+    return true;
+  }
+}
