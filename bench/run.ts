@@ -31,6 +31,7 @@ import { isStopping, lastJson, log, MB, median, repoRoot, round, runNode, stopCh
 import { kb, markdown, textTable, writeReadme, type Machine, type Row } from './report';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import { zipEntries, zipRead } from '../test/host/zip';
+import type { HostFigures } from '../test/integration/bench/figures';
 
 const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] after npx tsc -p .)
 
@@ -72,28 +73,6 @@ interface ActivationSample {
 interface ScaleSample {
   folderModel: { files: number; folders: number; coldMs: number; warmMedianMs: number; firstLevelMs: number; flatLayoutMs: number; pathsHeapBytes: number; modelHeapBytes: number; replyBytes: number };
   ordering: { revisions: number; page: number; coldMs: number; warmMedianMs: number; fromBodyColdMs: number; fromBodyWarmMedianMs: number; replyBytes: number };
-}
-
-interface Measured {
-  ms: number;
-  requests: number;
-  operations: Record<string, number>;
-}
-
-interface HostFigures {
-  samples: number;
-  /** true: the packaged .vsix was installed in the host; false: the repository's development bundle. */
-  installedVsix?: boolean;
-  bundleBytes?: number;
-  activation: {
-    wasActive: boolean;
-    builtinsBefore?: string[];
-    firstActivateMs?: number;
-    fresh?: { loadMs: number; activateMs: number; totalMs: number; readyMs: number; requests: number }[];
-  };
-  actions: Record<string, Measured[]>;
-  huge?: { bytes: number; samples: Measured[]; contentMs?: number[] };
-  errors: string[];
 }
 
 interface SizeFigures {

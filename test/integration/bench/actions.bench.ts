@@ -18,37 +18,12 @@ import { DEMO } from '../../server/demo';
 import { HISTORY_PATH, HUGE_BYTES, HUGE_PATH, LARGE_SITE_ID } from '../../server/large';
 import { control } from '../support';
 import { EXTENSION_ID, testService, waitFor } from '../util';
+import type { HostFigures, Measured } from './figures';
 
 const SAMPLES = Math.max(1, Number(process.env.SITE_REVISIONS_BENCH_SAMPLES) || 3);
 const ACTIVATION_SAMPLES = Math.max(1, Number(process.env.SITE_REVISIONS_BENCH_ACTIVATIONS) || 7);
 
-/** One measured action: its duration and the requests the service received meanwhile. */
-interface Measured {
-  ms: number;
-  requests: number;
-  operations: Record<string, number>;
-}
-
-interface Figures {
-  samples: number;
-  activation: {
-    /** Whether the extension was already active when the bench suite started. */
-    wasActive: boolean;
-    /** Node's net, tls, crypto… that were loaded in this host before the extension activated (when it was not active yet). */
-    builtinsBefore?: string[];
-    /** `await extension.activate()` as VS Code runs it, when it was not active yet. */
-    firstActivateMs?: number;
-    /** Fresh copies of the bundle loaded and activated in this host. */
-    fresh?: { loadMs: number; activateMs: number; totalMs: number; readyMs: number; requests: number }[];
-  };
-  actions: Record<string, Measured[]>;
-  huge?: { bytes: number; samples: Measured[]; contentMs: number[] };
-  /** Size of the bundle the fresh copies were loaded from. */
-  bundleBytes?: number;
-  errors: string[];
-}
-
-const figures: Figures = { samples: SAMPLES, activation: { wasActive: false }, actions: {}, errors: [] };
+const figures: HostFigures = { samples: SAMPLES, activation: { wasActive: false }, actions: {}, errors: [] };
 
 describe('Bench: the extension in the real host', function () {
   this.timeout(300_000);
@@ -266,7 +241,7 @@ describe('Bench: the extension in the real host', function () {
     // The production bundle of the .vsix when the bench runner extracted one, else the one loaded here.
     const bundle = process.env.SITE_REVISIONS_BENCH_BUNDLE || path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'extension.js');
     figures.bundleBytes = fs.statSync(bundle).size;
-    const fresh: NonNullable<Figures['activation']['fresh']> = [];
+    const fresh: NonNullable<HostFigures['activation']['fresh']> = [];
     for (let i = 0; i < ACTIVATION_SAMPLES; i++) {
       const tag = `bench${i}x${Date.now().toString(36)}`;
       const ctx = freshContext(url, DEMO.user.email, DEMO.user.password);

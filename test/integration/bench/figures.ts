@@ -1,0 +1,30 @@
+// The figures the bench suite writes from inside the extension host (SITE_REVISIONS_BENCH_OUT)
+// and bench/run.ts reads: one shape for both sides. No vscode import.
+
+/** One measured action: its duration and the requests the service received meanwhile. */
+export interface Measured {
+  ms: number;
+  requests: number;
+  operations: Record<string, number>;
+}
+
+export interface HostFigures {
+  samples: number;
+  /** Set by bench/run.ts: true when the packaged .vsix was installed in the host, false for the development bundle. */
+  installedVsix?: boolean;
+  activation: {
+    /** Whether the extension was already active when the bench suite started. */
+    wasActive: boolean;
+    /** Node's net, tls, crypto… that were loaded in this host before the extension activated (when it was not active yet). */
+    builtinsBefore?: string[];
+    /** `await extension.activate()` as VS Code runs it, when it was not active yet. */
+    firstActivateMs?: number;
+    /** Fresh copies of the bundle loaded and activated in this host. */
+    fresh?: { loadMs: number; activateMs: number; totalMs: number; readyMs: number; requests: number }[];
+  };
+  actions: Record<string, Measured[]>;
+  huge?: { bytes: number; samples: Measured[]; contentMs?: number[] };
+  /** Size of the bundle the fresh copies were loaded from. */
+  bundleBytes?: number;
+  errors: string[];
+}
