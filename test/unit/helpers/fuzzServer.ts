@@ -5,7 +5,7 @@
 // a final one, a 101 without an upgrade, a cut-off or overlong body, or malformed framing.
 // Test-only.
 import * as net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback } from './rawServer';
 
 /**
  * How the final response is framed on the wire.
@@ -195,11 +195,7 @@ export async function startFuzzServer(initial: WireReply): Promise<FuzzServer> {
       void pump().then(() => (st.buf.length && !socket.destroyed ? pump() : undefined));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     port,

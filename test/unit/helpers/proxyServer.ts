@@ -3,7 +3,7 @@
 // and records what passes through (what a proxy operator could log).
 import * as http from 'node:http';
 import * as net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback } from './rawServer';
 
 export interface ProxyRecord {
   kind: 'forward' | 'connect';
@@ -155,11 +155,7 @@ export async function startProxyServer(initial: ProxyServerOptions = {}): Promis
   });
   server.on('clientError', (_e, s: net.Socket) => s.destroy());
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenLoopback(server);
 
   return {
     url: `http://127.0.0.1:${port}`,

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type * as net from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** Self-signed certificate for localhost, 127.0.0.1 and ::1, valid 2000–2100 (usable as its own CA). */
@@ -93,6 +94,15 @@ function toHandler(h: RawHandler | RawResponse | RawResponse[]): RawHandler {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Listens on a free port of `host` (loopback by default) and returns the port. */
+export async function listenLoopback(server: net.Server, host = '127.0.0.1'): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+}
+
 export async function startRawServer(
   handler: RawHandler | RawResponse | RawResponse[],
   opts: { host?: string; tls?: { cert: string; key: string } } = {},
@@ -170,11 +180,7 @@ export async function startRawServer(
     server.on('tlsClientError', () => undefined);
   }
   const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenLoopback(server, host);
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   return {
     url: `${opts.tls ? 'https' : 'http'}://${urlHost}:${port}`,
