@@ -64,8 +64,9 @@ export async function signInWith(session: Session, args: SignInArgs): Promise<vo
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing in to Site Revisions…'), cancellable: true },
     (_p, token) => session.signIn(args.serviceUrl, creds, token),
   );
-  const norm = normaliseServiceUrl(args.serviceUrl);
-  if ('url' in norm && readSettings().serviceUrl !== norm.url) await setServiceUrl(norm.url);
+  // Remember the URL the session normalised and verified, for the next sign-in prompt.
+  const url = session.account?.serviceUrl;
+  if (url && readSettings().serviceUrl !== url) await setServiceUrl(url);
 }
 
 export function registerAuthCommands(session: Session, log: Log): vscode.Disposable[] {
