@@ -13,6 +13,10 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// The handles the integration tests use (activate()'s return value) exist only in a test build:
+// the development bundle, or a production bundle built with --test-hooks for the benchmarks.
+// The .vsix users install is built without them, so its exports are empty (src/extension.ts).
+const testHooks = !production || process.argv.includes('--test-hooks') || process.env.SITE_REVISIONS_TEST_HOOKS_BUILD === '1';
 
 /** Every `import … from 'vscode'` resolves to one module that re-exports the host's `vscode`. */
 const vscodeOnce = {
@@ -40,6 +44,7 @@ const options = {
   outdir: 'dist',
   external: ['vscode'],
   plugins: [vscodeOnce, undiciApart],
+  define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
   // import('undici') → require('./undici.js') inside a promise, as when undici was bundled in.
   supported: { 'dynamic-import': false },
   minify: production,

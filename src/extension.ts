@@ -12,7 +12,18 @@ import { createSitesView } from './sites/sitesView';
 import { Notifier } from './ui/notify';
 import { registerRevisions, type RevisionsApi } from './revisions';
 
-/** Handles for the integration tests; not a public API. */
+/**
+ * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
+ * build), false in the .vsix users install. Undefined when this file runs unbundled.
+ */
+declare const __TEST_HOOKS__: boolean | undefined;
+const TEST_HOOKS = typeof __TEST_HOOKS__ !== 'undefined' && __TEST_HOOKS__;
+
+/**
+ * Handles for the integration tests, returned by `activate()` in a test build only. Any other
+ * extension can read an extension's exports, and these lead to the secrets, the session and the
+ * signed-in client: the installed extension exports nothing (checked by the Smoke suite).
+ */
 export interface ExtensionApi {
   context: vscode.ExtensionContext;
   session: Session;
@@ -25,7 +36,7 @@ export interface ExtensionApi {
   ready: Promise<void>;
 }
 
-export function activate(context: vscode.ExtensionContext): ExtensionApi {
+export function activate(context: vscode.ExtensionContext): ExtensionApi | undefined {
   const log = new Log();
   const session = new Session(context, log);
   const model = new SitesModel(session);
@@ -56,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 
   // Secrets are read asynchronously; the view shows its welcome content until then.
   const ready = session.restore().then(() => autoSignIn(session, log));
-  return { context, session, model, tree, view, log, editors, revisions, ready };
+  return TEST_HOOKS ? { context, session, model, tree, view, log, editors, revisions, ready } : undefined;
 }
 
 export function deactivate(): void {}

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format, parseArgs } from 'node:util';
 import { startCodeServer } from './codeServer';
+import { startDriver } from './driver';
 import { Cleanup, integrationOutDir, log, makeRunDir, repoRoot, serviceAvailable, serviceMain, startService, finishRun, runMain } from './common';
 import { ensureAll } from './install';
 import { installVsix, writeStubExtension } from './vsix';
@@ -103,6 +104,10 @@ async function main(): Promise<number> {
       extensionDevelopmentPath = writeStubExtension(path.join(runDir, 'stub-extension'));
       log(`installed ${path.basename(vsix)} into ${path.relative(repoRoot, installed.extensionsDir)}`);
     }
+    // The suites read and click the workbench through this (test/integration/screen.ts).
+    let page: import('playwright-core').Page | undefined = undefined;
+    const driver = await startDriver(() => page);
+    cleanup.add('screen driver', () => driver.close());
     const server = await startCodeServer({
       runDir,
       cleanup,
@@ -115,6 +120,7 @@ async function main(): Promise<number> {
         SITE_REVISIONS_TEST_WORKSPACE: workspace,
         SITE_REVISIONS_TEST_LOG_MARK: LOG_MARK,
         SITE_REVISIONS_TEST_INSTALLED_PATH: installedPath,
+        SITE_REVISIONS_TEST_DRIVER: driver.url,
       },
     });
     if (installedPath && path.dirname(installedPath) !== server.extensionsDir) throw new Error(`the .vsix was installed into ${path.dirname(installedPath)}, but code-server uses ${server.extensionsDir}`);
@@ -136,6 +142,7 @@ async function main(): Promise<number> {
         process.stdout.write(text.endsWith('\n') ? text : text + '\n');
       },
     });
+    page = wb.page;
     log(`workbench open (${((Date.now() - tSetup) / 1000).toFixed(1)} s after setup); running the tests…`);
 
     let timer: NodeJS.Timeout | undefined;

@@ -4,11 +4,16 @@ import type { RunningService } from '../server';
 
 export const EXTENSION_ID = 'site-revisions.site-revisions';
 
-/** The activated extension's exports (the handles it returns from `activate` for tests). */
+/**
+ * The activated extension's test handles: what `activate` returns in a test build (the
+ * development bundle). The installed .vsix returns nothing (see src/extension.ts).
+ */
 export async function ext<T = unknown>(): Promise<T> {
   const e = vscode.extensions.getExtension<T>(EXTENSION_ID);
   if (!e) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
-  return e.isActive ? e.exports : await e.activate();
+  const api = e.isActive ? e.exports : await e.activate();
+  if (!api) throw new Error(`${EXTENSION_ID} returned no test handles: it is not a test build (node esbuild.mjs without --production)`);
+  return api;
 }
 
 export interface WaitOptions {

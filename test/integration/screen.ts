@@ -1,0 +1,172 @@
+// What a person sees: the suites ask the runner (test/host/driver.ts) to read and act on the
+// workbench page through Chromium — the drawn text of a view, a button, a tab title — instead of
+// trusting a context key or a command result. Under a runner without a page (the desktop
+// runner) `screen()` is undefined and the tests that need it skip, saying why.
+import type { DriverRequest, Target } from '../host/driver';
+
+export type { Target } from '../host/driver';
+
+type Op<K extends DriverRequest['op']> = Omit<Extract<DriverRequest, { op: K }>, 'op'>;
+
+export class Screen {
+  constructor(private readonly url: string) {}
+
+  private async send<T>(r: DriverRequest): Promise<T> {
+    let res = await this.post(r);
+    // 503: the runner has not got its page yet (the suites can start first).
+    for (let i = 0; res.status === 503 && i < 100; i++) {
+      await res.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      res = await this.post(r);
+    }
+    const body = (await res.json()) as { value?: T; error?: string };
+    if (!res.ok || body.error !== undefined) throw new Error(`screen ${r.op} ${'selector' in r ? JSON.stringify(r.selector) : ''}: ${body.error ?? `HTTP ${res.status}`}`);
+    return body.value as T;
+  }
+
+  private post(r: DriverRequest): Promise<Response> {
+    return fetch(this.url, { method: 'POST', body: JSON.stringify(r), headers: { 'content-type': 'application/json' } });
+  }
+
+  /** Whether the first match is visible now (no waiting). */
+  async visible(t: Target): Promise<boolean> {
+    try {
+      await this.send({ op: 'waitFor', ...t, state: 'visible', timeoutMs: 1 });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The rendered text (innerText) of every match. */
+  texts(t: Target): Promise<string[]> {
+    return this.send({ op: 'texts', ...t });
+  }
+  count(t: Target): Promise<number> {
+    return this.send({ op: 'count', ...t });
+  }
+  attribute(t: Target & { name: string }): Promise<string | null> {
+    return this.send({ op: 'attribute', ...t });
+  }
+  waitFor(t: Op<'waitFor'>): Promise<void> {
+    return this.send({ op: 'waitFor', ...t });
+  }
+  click(t: Op<'click'>): Promise<void> {
+    return this.send({ op: 'click', ...t });
+  }
+  hover(t: Op<'hover'>): Promise<void> {
+    return this.send({ op: 'hover', ...t });
+  }
+  fill(t: Op<'fill'>): Promise<void> {
+    return this.send({ op: 'fill', ...t });
+  }
+  selectOption(t: Op<'selectOption'>): Promise<void> {
+    return this.send({ op: 'selectOption', ...t });
+  }
+  focus(t: Op<'focus'>): Promise<void> {
+    return this.send({ op: 'focus', ...t });
+  }
+  type(text: string): Promise<void> {
+    return this.send({ op: 'type', text });
+  }
+  press(key: string): Promise<void> {
+    return this.send({ op: 'press', key });
+  }
+  screenshot(file: string): Promise<void> {
+    return this.send({ op: 'screenshot', file });
+  }
+  moveMouseAway(): Promise<void> {
+    return this.send({ op: 'moveMouseAway' });
+  }
+
+  /** Polls `read` until `check` accepts its value; throws with the last value seen. */
+  async until<T>(read: () => Promise<T>, check: (v: T) => boolean, what: string, timeoutMs = 15000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let last: T | undefined;
+    let lastError: unknown;
+    for (;;) {
+      try {
+        last = await read();
+        if (check(last)) return last;
+        lastError = undefined;
+      } catch (e) {
+        lastError = e;
+      }
+      if (Date.now() > deadline) {
+        const why = lastError instanceof Error ? lastError.message : JSON.stringify(last);
+        throw new Error(`${what}: not seen on screen within ${timeoutMs} ms (last: ${why})`);
+      }
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+
+  // ---- the workbench parts the suites read
+
+  /** Opens the Site Revisions container (never toggles it closed). */
+  async openSitesView(): Promise<void> {
+    const item = { selector: '.part.activitybar .action-item:has([aria-label^="Site Revisions"]), .part.activitybar .action-item[aria-label^="Site Revisions"]' };
+    await this.waitFor({ ...item, timeoutMs: 30000 });
+    // A container with one view hides that view's header: the pane body is what is drawn.
+    const body = { selector: `${this.pane('Sites')} > .pane-body` };
+    const shown = await this.count(body);
+    if (!shown || !(await this.visible(body))) await this.click(item);
+    await this.waitFor(body);
+  }
+
+  /** The pane of a view in the side bar, by its header title. */
+  pane(title: string): string {
+    return `.part.sidebar .pane:has(> .pane-header[aria-label^="${title.replace(/"/g, '\\"')}"])`;
+  }
+
+  /** The texts of the welcome content (paragraphs and buttons) drawn in a view pane. */
+  async welcome(title = 'Sites'): Promise<{ text: string; buttons: string[] }> {
+    const pane = this.pane(title);
+    const text = (await this.texts({ selector: `${pane} .welcome-view-content` })).join('\n');
+    const buttons = await this.texts({ selector: `${pane} .welcome-view-content .monaco-button` });
+    return { text, buttons: buttons.map((b) => b.trim()).filter(Boolean) };
+  }
+
+  /** The rows of the tree in a view pane, as drawn (label and description). */
+  rows(title = 'Sites'): Promise<string[]> {
+    return this.texts({ selector: `${this.pane(title)} .monaco-list-row` });
+  }
+
+  /** The titles of the editor tabs, as drawn. */
+  async tabTitles(): Promise<string[]> {
+    return (await this.texts({ selector: '.part.editor .tabs-container .tab .label-name' })).map((t) => t.trim());
+  }
+
+  /** The messages of the notification toasts on screen. */
+  async notifications(): Promise<string[]> {
+    return (await this.texts({ selector: '.notifications-toasts .notification-list-item-message' })).map((t) => t.trim());
+  }
+
+  /** Closes every notification toast (Escape in the notification center does it too). */
+  async clearNotifications(): Promise<void> {
+    for (let i = 0; i < 10; i++) {
+      const n = await this.count({ selector: '.notifications-toasts .notification-list-item .codicon-notifications-clear' });
+      if (!n) return;
+      await this.click({ selector: '.notifications-toasts .notification-list-item .codicon-notifications-clear' }).catch(() => undefined);
+    }
+  }
+}
+
+let cached: Screen | null | undefined;
+
+/** The screen of the runner's workbench, or undefined when the runner has none. */
+export function screen(): Screen | undefined {
+  if (cached === undefined) {
+    const url = process.env.SITE_REVISIONS_TEST_DRIVER;
+    cached = url ? new Screen(url) : null;
+  }
+  return cached ?? undefined;
+}
+
+/** The screen, or skips the test (with the reason) under a runner without one. */
+export function screenOrSkip(ctx: Mocha.Context): Screen {
+  const s = screen();
+  if (!s) {
+    ctx.skip();
+  }
+  return s!;
+}
