@@ -7,6 +7,7 @@
 
 import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransportError, NetworkError, type ApiErrorKind } from './errors';
 import { HttpTransport, isLoopbackHost, normalizeBaseUrl, pathPrefix, serviceTarget, type Exchange, type ProxyResolver } from './http';
+import type { RequestScheduler, SharedCall } from '../scheduler/scheduler';
 import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, type CallOptions, type Credentials, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
 import { excerpt, makeRedactor, parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites, type Redactor } from './validate';
 
@@ -36,6 +37,12 @@ export interface ClientOptions {
   proxy?: ProxyResolver;
   /** One event per attempt, for the log. */
   onEvent?: (e: RequestEvent) => void;
+  /**
+   * The extension's one request scheduler (src/scheduler): each attempt waits for a slot to the
+   * origin (CallOptions.priority), identical concurrent reads share one request, and a 429/503
+   * with Retry-After holds every request to the origin. Without it, requests go out at once.
+   */
+  scheduler?: RequestScheduler;
 }
 
 /** One attempt of one request, for the log. Never carries credentials or request bodies. */
@@ -85,6 +92,8 @@ interface RequestSpec {
 
 /** What a call derives from the credentials (see authOf). */
 interface Auth {
+  /** Tells one set of credentials from the next (requests of different accounts are never shared). */
+  serial: number;
   email: string;
   password: string;
   rawApiKey: string | undefined;
@@ -217,29 +226,54 @@ export class SiteRevisionClient {
     if (apiKey && /[^\x21-\x7e]/.test(apiKey)) refuse(new AuthError(operation, 'the API key contains characters that cannot be sent'));
     if (signal?.aborted) refuse(new CancelledError(operation));
 
-    const body = spec.form.length ? `${auth.form}&${new URLSearchParams(spec.form).toString()}` : auth.form;
+    const fields = spec.form.length ? new URLSearchParams(spec.form).toString() : '';
+    const body = fields ? `${auth.form}&${fields}` : auth.form;
     const maxAttempts = spec.read ? 1 + this.retries : 1;
+    const maxResponseBytes = o?.maxResponseBytes === undefined ? undefined : positive('maxResponseBytes', o.maxResponseBytes, 0);
+    const { scheduler } = this.opts;
+    const priority = o?.priority ?? 'user';
 
-    for (let attempt = 1; ; attempt++) {
-      const started = performance.now();
-      const x: Exchange = { operation, origin, target, url, body, apiKey, signal, timeoutMs, redact };
-      try {
-        const reply = await this.transport.send(x);
-        const value = parse(parseEnvelope(operation, reply.body, reply.contentType, redact), redact);
-        this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'ok', ...via(x) });
-        return value;
-      } catch (e) {
-        const err = scrub(toApiError(e, operation, redact), redact);
-        if (attempt < maxAttempts && err.retryable && !signal?.aborted) {
-          const delay = this.retryDelay(attempt, err);
-          this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'retry', errorKind: err.kind, error: err.message, retryInMs: delay, ...via(x) });
-          await sleep(delay, signal, operation);
-          continue;
+    // With a scheduler, `signal` is the shared call's (aborted once every caller has aborted).
+    const attempts = async (signal: AbortSignal | undefined, shared?: SharedCall): Promise<T> => {
+      for (let attempt = 1; ; attempt++) {
+        let release: (() => void) | undefined;
+        if (scheduler) {
+          try {
+            release = await scheduler.acquire(origin, { priority, signal, shared, front: attempt > 1 });
+          } catch {
+            const err = new CancelledError(operation);
+            this.emit({ operation, method: 'POST', url, attempt, ms: 0, outcome: 'error', errorKind: err.kind, error: err.message });
+            throw err;
+          }
         }
-        this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'error', errorKind: err.kind, error: err.message, ...via(x) });
-        throw err;
+        const started = performance.now();
+        const x: Exchange = { operation, origin, target, url, body, apiKey, signal, timeoutMs, maxResponseBytes, redact };
+        try {
+          const reply = await this.transport.send(x);
+          release?.();
+          const value = parse(parseEnvelope(operation, reply.body, reply.contentType, redact), redact);
+          this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'ok', ...via(x) });
+          return value;
+        } catch (e) {
+          release?.();
+          const err = scrub(toApiError(e, operation, redact), redact);
+          // The origin asked to wait: every request to it waits (the scheduler holds them), this one included.
+          const held = scheduler ? holdOrigin(scheduler, origin, err) : false;
+          if (attempt < maxAttempts && err.retryable && !signal?.aborted) {
+            const delay = this.retryDelay(attempt, err);
+            this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'retry', errorKind: err.kind, error: err.message, retryInMs: delay, ...via(x) });
+            if (!held) await sleep(delay, signal, operation);
+            continue;
+          }
+          this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'error', errorKind: err.kind, error: err.message, ...via(x) });
+          throw err;
+        }
       }
-    }
+    };
+    if (!scheduler || !spec.read) return attempts(signal);
+    // Identical reads in flight share one request: same account, operation, target and size limit.
+    const key = `${auth.serial}\n${operation}\n${target}\n${fields}\n${maxResponseBytes ?? ''}`;
+    return scheduler.share(key, { priority, signal, cancelled: () => new CancelledError(operation) }, (call) => attempts(call.signal, call));
   }
 
   /** What the calls derive from these credentials: made once, then reused while they stay the same. */
@@ -248,6 +282,7 @@ export class SiteRevisionClient {
     if (a && a.email === creds.email && a.password === creds.password && a.rawApiKey === creds.apiKey) return a;
     const apiKey = creds.apiKey?.trim() || undefined;
     this.#auth = {
+      serial: ++authSerial,
       email: creds.email,
       password: creds.password,
       rawApiKey: creds.apiKey,
@@ -272,6 +307,18 @@ export class SiteRevisionClient {
       // a failing logger must not break requests
     }
   }
+}
+
+let authSerial = 0;
+
+/**
+ * Tells the scheduler to hold every request to the origin when the service answered 429 or 503
+ * with a Retry-After (capped like the retry delay). True when it did.
+ */
+function holdOrigin(scheduler: RequestScheduler, origin: string, err: ApiError): boolean {
+  if (!(err instanceof HttpStatusError) || (err.status !== 429 && err.status !== 503) || !err.retryAfterMs) return false;
+  scheduler.backOff(origin, Math.min(err.retryAfterMs, MAX_RETRY_AFTER_MS));
+  return true;
 }
 
 /** The form fields of Save Site: only defined fields; integers as decimal strings. */

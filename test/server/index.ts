@@ -38,6 +38,8 @@ export interface ServiceConfig {
   faultKinds?: FaultKind[];
   /** Queue: the next /api requests get these faults, in order (replaces the current queue). */
   failNext?: (FaultKind | FaultSpec)[];
+  /** Get Revisions never sends content, even with no_content=0 (a service that ignores the flag). */
+  omitContent?: boolean;
 }
 
 export interface ServiceOptions extends ServiceConfig {
@@ -77,6 +79,10 @@ export interface RunningService {
   configure(c: ServiceConfig): void;
   requests(): RequestRecord[];
   count(op?: Operation): number;
+  /** /api requests that have arrived and are not answered yet. */
+  inFlight(): number;
+  /** The most /api requests in flight at once since the start or the last resetStats(). */
+  maxInFlight(): number;
   resetStats(): void;
   /** Closes the server and all keep-alive sockets. */
   close(): Promise<void>;
@@ -110,6 +116,7 @@ interface State {
   faultRate: number;
   faultKinds: FaultKind[];
   failNext: FaultSpec[];
+  omitContent: boolean;
 }
 
 function normaliseFault(f: FaultKind | FaultSpec): FaultSpec {
@@ -141,11 +148,15 @@ function applyConfig(state: State, c: ServiceConfig): void {
     if (!Array.isArray(c.failNext)) throw new Error('failNext must be an array');
     next.failNext = c.failNext.map(normaliseFault);
   }
+  if (c.omitContent !== undefined) {
+    if (typeof c.omitContent !== 'boolean') throw new Error('omitContent must be true or false');
+    next.omitContent = c.omitContent;
+  }
   Object.assign(state, next);
 }
 
 function publicConfig(state: State): Required<ServiceConfig> {
-  return { latencyMs: state.latencyMs, faultRate: state.faultRate, faultKinds: [...state.faultKinds], failNext: state.failNext.map((f) => ({ ...f })) };
+  return { latencyMs: state.latencyMs, faultRate: state.faultRate, faultKinds: [...state.faultKinds], failNext: state.failNext.map((f) => ({ ...f })), omitContent: state.omitContent };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -176,9 +187,11 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const store = new Store(dataFile, !!opts.large);
   const quiet = !!opts.quiet;
 
-  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [] };
+  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], omitContent: false };
   applyConfig(state, opts);
   let log: RequestRecord[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
   const timers = new Set<NodeJS.Timeout>();
   let closing = false;
 
@@ -227,9 +240,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       case 'health':
         return sendJson(res, 200, { success: true });
       case 'stats':
-        return sendJson(res, 200, { success: true, requests: log, counts: counts() });
+        return sendJson(res, 200, { success: true, requests: log, counts: counts(), inFlight, maxInFlight });
       case 'reset-stats':
         log = [];
+        maxInFlight = inFlight;
         return sendJson(res, 200, { success: true });
       case 'reseed':
         store.reseed();
@@ -311,7 +325,11 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       const auth = authenticate(store.users, body, req.headers.authorization);
       if (!auth.ok) return { status: 401, body: { success: false, error: auth.error } };
       if (!rec.operation) return { status: 200, body: { success: false, error: `Unknown cmd: ${params.cmd}` } };
-      return { status: 200, body: runOperation(store, rec.operation, params, auth.user, dryRun) };
+      const result = runOperation(store, rec.operation, params, auth.user, dryRun);
+      if (state.omitContent && rec.operation === 'getRevisions' && Array.isArray(result.revisions)) {
+        result.revisions = (result.revisions as Record<string, unknown>[]).map(({ content: _content, ...rest }) => rest);
+      }
+      return { status: 200, body: result };
     };
 
     if (fault) {
@@ -362,9 +380,16 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     reply(r.status, r.body, r.headers);
   }
 
+  // Requests in flight: from arrival until the handler is done (the reply sent or the connection cut).
+  const counted = (p: Promise<void>): Promise<void> => {
+    inFlight++;
+    if (inFlight > maxInFlight) maxInFlight = inFlight;
+    return p.finally(() => inFlight--);
+  };
+
   const server = http.createServer({ keepAlive: true, requestTimeout: 0 }, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const handler = url.pathname.startsWith('/__control/') ? control(req, res, url.pathname) : api(req, res, url);
+    const handler = url.pathname.startsWith('/__control/') ? control(req, res, url.pathname) : counted(api(req, res, url));
     handler.catch((err: unknown) => {
       if (!quiet) console.error(`[service] internal error: ${(err as Error)?.stack ?? String(err)}`);
       if (!res.headersSent && !res.destroyed) sendJson(res, 500, { success: false, error: `Internal error: ${(err as Error)?.message ?? 'unknown'}` });
@@ -399,8 +424,11 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     },
     requests: () => log.map((r) => ({ ...r, bodyFields: [...r.bodyFields] })),
     count: (op?: Operation) => (op ? log.filter((r) => r.operation === op).length : log.length),
+    inFlight: () => inFlight,
+    maxInFlight: () => maxInFlight,
     resetStats() {
       log = [];
+      maxInFlight = inFlight;
     },
     close() {
       closed ??= new Promise<void>((resolve) => {
