@@ -237,7 +237,7 @@ export class SiteRevisionClient {
     const attempts = async (signal: AbortSignal | undefined, shared?: SharedCall): Promise<T> => {
       for (let attempt = 1; ; attempt++) {
         let release: (() => void) | undefined;
-        if (scheduler) {
+        if (scheduler && !(release = signal?.aborted ? undefined : scheduler.tryAcquire(origin))) {
           try {
             release = await scheduler.acquire(origin, { priority, signal, shared, front: attempt > 1 });
           } catch {
@@ -273,7 +273,7 @@ export class SiteRevisionClient {
     if (!scheduler || !spec.read) return attempts(signal);
     // Identical reads in flight share one request: same account, operation, target and size limit.
     const key = `${auth.serial}\n${operation}\n${target}\n${fields}\n${maxResponseBytes ?? ''}`;
-    return scheduler.share(key, { priority, signal, cancelled: () => new CancelledError(operation) }, (call) => attempts(call.signal, call));
+    return scheduler.share(key, signal ? { priority, signal, cancelled: () => new CancelledError(operation) } : { priority }, (call) => attempts(call.signal, call));
   }
 
   /** What the calls derive from these credentials: made once, then reused while they stay the same. */

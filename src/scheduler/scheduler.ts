@@ -60,8 +60,12 @@ export interface AcquireOptions {
 
 /** What share() hands to the shared work. */
 export interface SharedCall {
-  /** Aborted when every caller of the shared call has aborted. */
-  readonly signal: AbortSignal;
+  /**
+   * Aborted when every caller of the shared call has aborted. Undefined when the first caller
+   * gave no signal: that caller can never abort, so neither can the shared call (and it saves
+   * the cost of a controller and a listener per request).
+   */
+  readonly signal: AbortSignal | undefined;
   /** `user` as soon as one caller is a user action. */
   readonly priority: Priority;
 }
@@ -146,14 +150,19 @@ class OriginQueue {
 }
 
 class Group implements SharedCall {
-  readonly controller = new AbortController();
+  readonly controller: AbortController | undefined;
   waiters = 0;
   promise!: Promise<unknown>;
-  /** This call's requests waiting for a slot (moved up when a user joins). */
-  readonly queued = new Set<Waiter>();
-  constructor(public priority: Priority) {}
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  /** This call's requests waiting for a slot (moved up when a user joins); made when one waits. */
+  queued: Set<Waiter> | undefined;
+  constructor(
+    public priority: Priority,
+    abortable: boolean,
+  ) {
+    this.controller = abortable ? new AbortController() : undefined;
+  }
+  get signal(): AbortSignal | undefined {
+    return this.controller?.signal;
   }
 }
 
@@ -186,12 +195,9 @@ export class RequestScheduler {
     const { signal, shared } = o;
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.disposed) return Promise.reject(new Error('The request scheduler was disposed.'));
+    const now = this.tryAcquire(origin);
+    if (now) return Promise.resolve(now);
     const q = this.queueOf(origin);
-    if (q.waiting === 0 && q.active < this.limit && !q.paused) {
-      q.active++;
-      q.started++;
-      return Promise.resolve(this.releaser(q));
-    }
     const group = shared as Group | undefined;
     const lane: Priority = group ? group.priority : (o.priority ?? 'user');
     return new Promise<Release>((resolve, reject) => {
@@ -201,17 +207,29 @@ export class RequestScheduler {
           if (w.done) return;
           w.done = true;
           q.waiting--;
-          group?.queued.delete(w);
+          group?.queued?.delete(w);
           reject(signal.reason);
         };
         signal.addEventListener('abort', w.onAbort, { once: true });
       }
-      group?.queued.add(w);
+      if (group) (group.queued ??= new Set()).add(w);
       const target = lane === 'user' ? q.user : q.background;
       if (o.front) target.unshift(w);
       else target.push(w);
       q.waiting++;
     });
+  }
+
+  /**
+   * A slot at once when one is free and nothing waits for the origin (nor a back-off holds it);
+   * otherwise undefined (then acquire() waits in line). Saves a promise on the common path.
+   */
+  tryAcquire(origin: string): Release | undefined {
+    const q = this.queueOf(origin);
+    if (q.waiting !== 0 || q.active >= this.limit || q.paused || this.disposed) return undefined;
+    q.active++;
+    q.started++;
+    return this.releaser(q);
   }
 
   /**
@@ -226,7 +244,7 @@ export class RequestScheduler {
     const priority = o.priority ?? 'user';
     let g = this.groups.get(key);
     if (!g) {
-      const group = new Group(priority);
+      const group = new Group(priority, signal !== undefined);
       g = group;
       this.groups.set(key, group);
       let p: Promise<T>;
@@ -252,7 +270,7 @@ export class RequestScheduler {
         reject(cancelled());
         if (--group.waiters === 0) {
           if (this.groups.get(key) === group) this.groups.delete(key);
-          group.controller.abort();
+          group.controller?.abort();
         }
       };
       signal.addEventListener('abort', onAbort, { once: true });
@@ -342,7 +360,7 @@ export class RequestScheduler {
     if (w.done) return undefined;
     w.done = true;
     q.waiting--;
-    w.group?.queued.delete(w);
+    w.group?.queued?.delete(w);
     if (w.onAbort) w.signal?.removeEventListener('abort', w.onAbort);
     return w;
   }
@@ -350,7 +368,7 @@ export class RequestScheduler {
   /** A user joined a shared call that waits as background: its waiting requests move to the user lane. */
   private promote(g: Group): void {
     g.priority = 'user';
-    for (const w of g.queued) {
+    for (const w of g.queued ?? []) {
       if (w.done || w.lane === 'user') continue;
       // The background lane skips it from now on.
       w.lane = 'user';

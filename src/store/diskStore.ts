@@ -19,7 +19,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { Catalog, isHash, type Entry } from './catalog';
 import { cleanTemp, isMissing, privateDir, writeAtomic } from './files';
-import { cachedFiles, cachedRevisions, cachedSites, type CachedRevision, type CachedSite } from './lists';
+import { cachedFiles, cachedRevisions, cachedSites, decodeFiles, encodeFiles, type CachedRevision, type CachedSite } from './lists';
 
 export interface DiskStoreOptions {
   /**
@@ -161,14 +161,14 @@ export class DiskStore {
     if (!entry) return undefined;
     const bytes = await this.readEntry(k, entry);
     if (!bytes) return undefined;
-    let json: unknown;
+    let value: CachedSite[] | string[] | CachedRevision[];
     try {
-      json = JSON.parse(bytes.toString('utf8'));
+      const text = bytes.toString('utf8');
+      value = key.kind === 'files' ? decodeFiles(text) : key.kind === 'sites' ? cachedSites(JSON.parse(text)) : cachedRevisions(JSON.parse(text));
     } catch {
       await this.exclusive(() => this.dropKey(k, entry.hash));
       return undefined;
     }
-    const value = key.kind === 'sites' ? cachedSites(json) : key.kind === 'files' ? cachedFiles(json) : cachedRevisions(json);
     return { value: value as ListValue<K>, fetchedAt: entry.stamp };
   }
 
@@ -178,8 +178,8 @@ export class DiskStore {
    */
   async put<K extends ListKey>(key: K, value: ListInput<K>, fetchedAt = Date.now()): Promise<boolean> {
     if (!(await this.usable())) return false;
-    const clean = key.kind === 'sites' ? cachedSites(value) : key.kind === 'files' ? cachedFiles(value) : cachedRevisions(value);
-    return this.write(listKey(key), Buffer.from(JSON.stringify(clean), 'utf8'), fetchedAt);
+    const text = key.kind === 'files' ? encodeFiles(cachedFiles(value)) : JSON.stringify(key.kind === 'sites' ? cachedSites(value) : cachedRevisions(value));
+    return this.write(listKey(key), Buffer.from(text, 'utf8'), fetchedAt);
   }
 
   // ---- housekeeping

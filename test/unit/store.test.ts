@@ -118,7 +118,7 @@ describe('disk store', function () {
     await a.putContent('1', '1001', content);
     await a.put({ kind: 'files', siteId: '1' }, ['a.php', 'b/c.php']);
     assert.equal(text(await b.getContent('1', '1001')), content);
-    for (const hash of [sha(content), sha(JSON.stringify(['a.php', 'b/c.php']))]) {
+    for (const hash of [sha(content), sha('F1\na.php\nb/c.php')]) {
       const file = path.join(folder, 'v1', 'blobs', hash.slice(0, 2), hash);
       const bytes = fs.readFileSync(file);
       bytes[3] ^= 0x20;
@@ -141,6 +141,13 @@ describe('disk store', function () {
     assert.deepEqual(await s.peek({ kind: 'files', siteId: '1' }), { value: ['a.php', 'b/c.php'], fetchedAt: 1000 });
     await s.put({ kind: 'files', siteId: '1' }, ['a.php', 'b/c.php'], 2000);
     assert.deepEqual(await s.peek({ kind: 'files', siteId: '1' }), { value: ['a.php', 'b/c.php'], fetchedAt: 2000 });
+    assert.deepEqual(blobs(folder), [sha('F1\na.php\nb/c.php')], 'one path per line; stored once');
+    // Paths a line-per-path file cannot hold exactly go as JSON.
+    const odd = ['line\nbreak.txt', 'lone\ud800.txt', 'ok.txt'];
+    await s.put({ kind: 'files', siteId: '3' }, odd);
+    assert.deepEqual((await s.peek({ kind: 'files', siteId: '3' }))?.value, odd);
+    await s.put({ kind: 'files', siteId: '4' }, []);
+    assert.deepEqual((await s.peek({ kind: 'files', siteId: '4' }))?.value, []);
     const revisions = [
       { id: '2', date: '2024-02-01 10:00:00', author: 'bob', content: 'two' },
       { id: 5, date: null, author: 'x' },
@@ -156,6 +163,9 @@ describe('disk store', function () {
     await s.forgetSite('1');
     assert.equal(await s.peek({ kind: 'files', siteId: '1' }), undefined);
     assert.equal(await s.peek({ kind: 'revisions', siteId: '1', path: 'a.php' }), undefined);
+    assert.equal((await s.peek({ kind: 'files', siteId: '3' }))?.value.length, 3, 'other sites stay');
+    await s.forgetSite('3');
+    await s.forgetSite('4');
     assert.deepEqual(blobs(folder), []);
   });
 
