@@ -272,9 +272,14 @@ export class Catalog {
   /** Applies the whole lines a journal gained since its offset. */
   private async replay(name: string): Promise<void> {
     const from = this.offsets.get(name) ?? 0;
+    const full = path.join(this.dir, name);
     let file: fsp.FileHandle;
     try {
-      file = await fsp.open(path.join(this.dir, name), 'r');
+      // Most journals have not grown since the last look: one stat, no open.
+      const before = (await fsp.stat(full)).size;
+      this.sizes.set(name, before);
+      if (before <= from) return;
+      file = await fsp.open(full, 'r');
     } catch (e) {
       if (isMissing(e)) return;
       throw e;

@@ -331,7 +331,11 @@ export class DiskStore {
       return await this.exclusive(async () => {
         if (!this.enabled) return false;
         const file = this.blobPath(hash);
-        if (!(await exists(file))) {
+        if (await exists(file)) {
+          // Shared with a key stored before: fresh again, so no sweep takes it for an orphan before the index names it.
+          const now = new Date();
+          await fsp.utimes(file, now, now).catch(() => undefined);
+        } else {
           const dir = path.dirname(file);
           if (!this.madeDirs.has(dir)) {
             await fsp.mkdir(dir, { recursive: true, mode: 0o700 });

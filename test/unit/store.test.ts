@@ -264,6 +264,30 @@ describe('disk store', function () {
     assert.equal(text(await c.getContent('1', 'w')), 'w-content');
   });
 
+  it('compaction sweeps blobs no key names (once they are old) and takes over a lock left by a process that is gone', async () => {
+    const folder = newFolder();
+    const s = open(folder);
+    await s.putContent('1', '1', 'kept');
+    const blobDir = path.join(folder, 'v1', 'blobs', 'ab');
+    fs.mkdirSync(blobDir, { recursive: true });
+    const old = path.join(blobDir, 'ab'.padEnd(64, '0'));
+    const recent = path.join(blobDir, 'ab'.padEnd(64, '1'));
+    fs.writeFileSync(old, 'orphan of a crash');
+    fs.writeFileSync(recent, 'just written by another window, not in the index yet');
+    const hourAgo = new Date(Date.now() - 3600_000);
+    fs.utimesSync(old, hourAgo, hourAgo);
+    const deadPid = await new Promise<number>((resolve) => {
+      const p = spawn(process.execPath, ['-e', '']);
+      p.on('close', () => resolve(p.pid!));
+    });
+    fs.writeFileSync(path.join(folder, 'v1', 'index', 'lock'), String(deadPid));
+    assert.equal(await s.compact(), true);
+    assert.equal(fs.existsSync(old), false);
+    assert.equal(fs.existsSync(recent), true);
+    assert.equal(fs.existsSync(path.join(folder, 'v1', 'index', 'lock')), false);
+    assert.equal(text(await s.getContent('1', '1')), 'kept');
+  });
+
   it('never writes a secret: demo sites of every account (passwords, keys, tokens in URLs, unknown fields) are cut down before they reach the disk', async () => {
     const service = await startService({ quiet: true });
     const folder = newFolder();
