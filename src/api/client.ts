@@ -255,10 +255,11 @@ export class SiteRevisionClient {
           this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'ok', ...via(x) });
           return value;
         } catch (e) {
-          release?.();
           const err = scrub(toApiError(e, operation, redact), redact);
-          // The origin asked to wait: every request to it waits (the scheduler holds them), this one included.
+          // The origin asked to wait: every request to it waits (the scheduler holds them), this
+          // one included. Held before the slot is freed, so that no waiting request slips through.
           const held = scheduler ? holdOrigin(scheduler, origin, err) : false;
+          release?.();
           if (attempt < maxAttempts && err.retryable && !signal?.aborted) {
             const delay = this.retryDelay(attempt, err);
             this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'retry', errorKind: err.kind, error: err.message, retryInMs: delay, ...via(x) });

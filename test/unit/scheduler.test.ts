@@ -43,7 +43,7 @@ describe('request scheduler (local service)', function () {
   });
 
   it('holds at most `concurrency` requests in flight per origin (counted at the service); without it all go at once', async () => {
-    service.configure({ latencyMs: 150 });
+    service.configure({ latencyMs: 300 });
     const ids = revisionIds.slice(0, 10);
     const scheduled = client(new RequestScheduler({ concurrency: 3 }));
     const got = await Promise.all(ids.map((id) => scheduled.getRevision(SITE, id, { priority: 'background' })));
@@ -58,15 +58,19 @@ describe('request scheduler (local service)', function () {
   });
 
   it('starts a user call before the background calls queued ahead of it; FIFO within a priority', async () => {
-    service.configure({ latencyMs: 40 });
     const scheduler = new RequestScheduler({ concurrency: 1 });
     const c = client(scheduler);
+    // The only slot, held while the calls line up (as by a request in flight).
+    const hold = await scheduler.acquire(origin);
     const bg = revisionIds.slice(0, 5);
     const background = bg.map((id) => c.getRevision(SITE, id, { priority: 'background' }));
-    await until(() => scheduler.stats(origin).queued === 4, 'four background calls queued');
+    await until(() => scheduler.stats(origin).queued === 5, 'five background calls queued');
     const user = c.getRevision(SITE, revisionIds[5]!, { priority: 'user' });
+    await until(() => scheduler.stats(origin).queued === 6, 'the user call queued behind them');
+    assert.equal(service.count(), 0);
+    hold();
     await Promise.all([...background, user]);
-    assert.deepEqual(asked(), [bg[0], revisionIds[5], bg[1], bg[2], bg[3], bg[4]]);
+    assert.deepEqual(asked(), [revisionIds[5], ...bg]);
   });
 
   it('coalesces identical reads: 10 callers, 1 request; one caller aborting leaves the others their result', async () => {
@@ -106,11 +110,9 @@ describe('request scheduler (local service)', function () {
   });
 
   it('a queued call that is cancelled leaves the queue at once and never reaches the service; a shared one too', async () => {
-    service.configure({ latencyMs: 200 });
     const scheduler = new RequestScheduler({ concurrency: 1 });
     const c = client(scheduler);
-    const blocker = c.getRevision(SITE, revisionIds[0]!);
-    await until(() => scheduler.stats(origin).active === 1, 'the blocker holds the slot');
+    const hold = await scheduler.acquire(origin);
     const lone = new AbortController();
     const queued = c.getRevision(SITE, revisionIds[2]!, { priority: 'background', signal: lone.signal });
     const shared = [new AbortController(), new AbortController()];
@@ -122,24 +124,27 @@ describe('request scheduler (local service)', function () {
     shared.forEach((ac) => ac.abort());
     assert.equal(scheduler.stats(origin).queued, 0);
     for (const p of sharedCalls) await rejectsWith(p, CancelledError);
-    await blocker;
-    // Another call after the blocker: the cancelled ones never went out before it.
+    hold();
+    // Another call once the slot is free: the cancelled ones never went out, before it or after.
     await c.getSites();
-    assert.deepEqual(asked(), [revisionIds[0], 'getSites']);
+    assert.deepEqual(asked(), ['getSites']);
   });
 
   it('moves a shared background call up when a user caller joins it', async () => {
-    service.configure({ latencyMs: 40 });
     const scheduler = new RequestScheduler({ concurrency: 1 });
     const c = client(scheduler);
+    const hold = await scheduler.acquire(origin);
     const first = c.getRevision(SITE, revisionIds[0]!, { priority: 'background' });
     const second = c.getRevision(SITE, revisionIds[1]!, { priority: 'background' });
     const prefetch = c.getRevision(SITE, revisionIds[2]!, { priority: 'background' });
-    await until(() => scheduler.stats(origin).queued === 2, 'two background calls queued');
+    await until(() => scheduler.stats(origin).queued === 3, 'three background calls queued');
     const open = c.getRevision(SITE, revisionIds[2]!, { priority: 'user' });
+    await new Promise((r) => setImmediate(r));
+    assert.equal(scheduler.stats(origin).queued, 3, 'the user call joined the prefetch: no new request');
+    hold();
     const [, , a, b] = await Promise.all([first, second, prefetch, open]);
     assert.equal(a.content, b.content);
-    assert.deepEqual(asked(), [revisionIds[0], revisionIds[2], revisionIds[1]]);
+    assert.deepEqual(asked(), [revisionIds[2], revisionIds[0], revisionIds[1]]);
   });
 
   it('Retry-After on a 503 holds every request to the origin; a user call waiting meanwhile goes first, then the retry', async () => {
@@ -152,16 +157,15 @@ describe('request scheduler (local service)', function () {
         if (e.type === 'resume') atResume = { requests: service.count(), queued: e.queued };
       },
     });
-    const events: RequestEvent[] = [];
-    const c = client(scheduler, { onEvent: (e) => events.push(e) });
-    service.configure({ failNext: [{ kind: 'http503', retryAfterSeconds: 1 }] });
+    const c = client(scheduler);
+    service.configure({ latencyMs: 300, failNext: [{ kind: 'http503', retryAfterSeconds: 1 }] });
     const [a, b, cc, u] = revisionIds;
     const first = c.getRevision(SITE, a!, { priority: 'background' });
-    await until(() => events.some((e) => e.outcome === 'retry'), 'the 503 of the first request');
-    assert.equal(scheduler.stats(origin).paused, true);
-    // The slot is free, yet nothing starts while the origin is held.
+    await until(() => scheduler.stats(origin).active === 1, 'the first request in flight');
+    // Queued behind it; when its 503 frees the slot, none of them may slip out before the hold ends.
     const later = [c.getRevision(SITE, b!, { priority: 'background' }), c.getRevision(SITE, cc!, { priority: 'background' })];
     const user = c.getRevision(SITE, u!, { priority: 'user' });
+    await until(() => scheduler.stats(origin).queued === 3, 'three requests waiting');
     await Promise.all([first, ...later, user]);
     assert.deepEqual(atResume, { requests: 1, queued: 4 }, 'when the hold ended, only the 503 had reached the service and four requests waited');
     assert.deepEqual(seen.map((e) => [e.type, e.ms]), [['backoff', 1000], ['resume', undefined]]);
