@@ -79,12 +79,17 @@ export async function fetchAllContents(source: BulkSource, store: DiskStore, sit
     const revisions = uniqueById(reply);
     await store.put(listKey, revisions);
     ids = revisions.map((r) => r.id);
+    const sent: { id: string; content: string }[] = [];
     for (const r of revisions) {
       if (store.hasContent(siteId, r.id)) result.fromDisk++;
       else if (typeof r.content !== 'string') missing.push(r.id);
-      else if (await store.putContent(siteId, r.id, r.content)) result.stored++;
-      else result.failed.push(r.id);
+      else sent.push({ id: r.id, content: r.content });
     }
+    // Several at once: their file writes overlap.
+    await eachLimited(sent, 8, async (r) => {
+      if (await store.putContent(siteId, r.id, r.content)) result.stored++;
+      else result.failed.push(r.id);
+    });
     if (missing.length) result.fallback = 'content-omitted';
   } else {
     if (!ids) {

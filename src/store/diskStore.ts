@@ -56,6 +56,8 @@ export interface StoreStats {
 
 /** Blobs that no key names are deleted at compaction once they are this old (a blob another window just wrote may not be in the index yet). */
 const ORPHAN_AGE_MS = 10 * 60_000;
+/** Eviction frees this much below the bound at most (or a tenth of it, if less). */
+const EVICT_SLACK_BYTES = 8 * 1024 * 1024;
 /** Use records wait this long to be written together. */
 const USE_FLUSH_MS = 1000;
 
@@ -74,6 +76,8 @@ export class DiskStore {
   private flushTimer: NodeJS.Timeout | undefined;
   private compacting = false;
   private readonly madeDirs = new Set<string>();
+  /** Blobs being written by puts that the index does not name yet (not to be deleted meanwhile). */
+  private readonly writing = new Map<string, number>();
 
   constructor(
     readonly folder: string,
@@ -324,42 +328,74 @@ export class DiskStore {
     return bytes;
   }
 
+  /**
+   * The blob is written outside the lock (content-addressed: two writers of the same bytes write
+   * the same file), so that concurrent puts overlap their file I/O; the index is updated under it,
+   * and one journal write carries every record queued meanwhile.
+   */
   private async write(key: string, bytes: Uint8Array, stamp: number): Promise<boolean> {
     if (bytes.byteLength > this.max) return false;
     const hash = sha256(bytes);
+    this.writing.set(hash, (this.writing.get(hash) ?? 0) + 1);
+    let writing = true;
+    const done = (): void => {
+      if (!writing) return;
+      writing = false;
+      const n = this.writing.get(hash)! - 1;
+      if (n) this.writing.set(hash, n);
+      else this.writing.delete(hash);
+    };
     try {
-      return await this.exclusive(async () => {
+      if (!this.enabled) return false;
+      await this.ensureBlob(hash, bytes);
+      const named = await this.exclusive(async () => {
         if (!this.enabled) return false;
-        const file = this.blobPath(hash);
-        if (await exists(file)) {
-          // Shared with a key stored before: fresh again, so no sweep takes it for an orphan before the index names it.
-          const now = new Date();
-          await fsp.utimes(file, now, now).catch(() => undefined);
-        } else {
-          const dir = path.dirname(file);
-          if (!this.madeDirs.has(dir)) {
-            await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-            this.madeDirs.add(dir);
-          }
-          await writeAtomic(this.tmpDir, file, bytes);
-        }
         await this.unlinkFreed(this.catalog.put(key, hash, bytes.byteLength, stamp));
-        await this.catalog.flush();
-        await this.enforce();
-        this.maybeCompact();
         return true;
       });
+      done(); // the index names the blob now: its reference count protects it
+      if (!named) return false;
+      await this.exclusive(async () => {
+        if (!this.open) return;
+        await this.catalog.flush();
+        await this.enforce();
+      });
+      this.maybeCompact();
+      return true;
     } catch (e) {
       this.log(`A disk cache entry could not be stored (${describe(e)}).`);
       return false;
+    } finally {
+      done();
     }
   }
 
-  /** Evicts least recently used keys until everything fits (after taking in the other windows' changes). */
+  private async ensureBlob(hash: string, bytes: Uint8Array): Promise<void> {
+    const file = this.blobPath(hash);
+    if (await exists(file)) {
+      // Shared with a key stored before: fresh again, so no sweep takes it for an orphan before the index names it.
+      const now = new Date();
+      await fsp.utimes(file, now, now).catch(() => undefined);
+      return;
+    }
+    const dir = path.dirname(file);
+    if (!this.madeDirs.has(dir)) {
+      await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+      this.madeDirs.add(dir);
+    }
+    await writeAtomic(this.tmpDir, file, bytes);
+  }
+
+  /**
+   * Once everything stored exceeds the bound, evicts least recently used keys (after taking in the
+   * other windows' changes) down to a little below it, so that the next writes do not evict again
+   * one by one.
+   */
   private async enforce(): Promise<void> {
     if (!this.open || this.catalog.total <= this.max) return;
     await this.catalog.refresh();
-    while (this.catalog.total > this.max) {
+    const target = this.max - Math.min(Math.floor(this.max / 10), EVICT_SLACK_BYTES);
+    while (this.catalog.total > target) {
       const oldest = this.catalog.oldest();
       if (oldest === undefined) break;
       await this.unlinkFreed(this.catalog.drop(oldest));
@@ -381,8 +417,9 @@ export class DiskStore {
     await this.catalog.flush();
   }
 
+  /** Deletes a blob no key names any more, unless a put is about to name it again. */
   private async unlinkFreed(hash: string | undefined): Promise<void> {
-    if (hash) await fsp.rm(this.blobPath(hash), { force: true });
+    if (hash && !this.writing.has(hash)) await fsp.rm(this.blobPath(hash), { force: true });
   }
 
   private flushSoon(): void {

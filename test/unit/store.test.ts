@@ -110,6 +110,23 @@ describe('disk store', function () {
     assert.deepEqual(s.stats(), { entries: 2, bytes: 80, maxBytes: 100 });
   });
 
+  it('concurrent puts of shared contents while evicting: every key the index names reads back, and the files are those it names', async () => {
+    const folder = newFolder();
+    const s = open(folder, 20 * KB);
+    const content = (i: number) => `content-${i % 40}`.padEnd(KB, '.');
+    await Promise.all(Array.from({ length: 300 }, (_, i) => s.putContent('1', String(i), content(i))));
+    const named = new Set<string>();
+    for (let i = 0; i < 300; i++) {
+      if (!s.hasContent('1', String(i))) continue;
+      assert.equal(text(await s.getContent('1', String(i))), content(i), `key ${i}`);
+      named.add(sha(content(i)));
+    }
+    assert.ok(named.size >= 10);
+    assert.ok(s.stats().bytes <= 20 * KB);
+    assert.equal(s.stats().bytes, named.size * KB);
+    assert.deepEqual(blobs(folder), [...named].sort());
+  });
+
   it('drops a corrupt entry (one byte flipped): a miss, in every window, and it can be stored again', async () => {
     const folder = newFolder();
     const a = open(folder);
