@@ -41,6 +41,8 @@ export interface ClientOptions {
    * The extension's one request scheduler (src/scheduler): each attempt waits for a slot to the
    * origin (CallOptions.priority), identical concurrent reads share one request, and a 429/503
    * with Retry-After holds every request to the origin. Without it, requests go out at once.
+   * The time-out of an attempt runs from the moment it has its slot (waiting is ended by the
+   * caller's signal, not by the time-out); RequestEvent.ms does not count the wait either.
    */
   scheduler?: RequestScheduler;
 }
@@ -198,7 +200,8 @@ export class SiteRevisionClient {
     return this.transport.close();
   }
 
-  private async call<T>(spec: RequestSpec, o: CallOptions | undefined, parse: (json: Record<string, unknown>, redact: Redactor) => T): Promise<T> {
+  /** `shared`: this is the one request that share() runs for every caller of an identical read (see below). */
+  private async call<T>(spec: RequestSpec, o: CallOptions | undefined, parse: (json: Record<string, unknown>, redact: Redactor) => T, shared?: SharedCall): Promise<T> {
     const { operation } = spec;
     const signal = o?.signal;
     const timeoutMs = positive('timeoutMs', o?.timeoutMs, this.timeoutMs);
@@ -232,49 +235,47 @@ export class SiteRevisionClient {
     const maxResponseBytes = o?.maxResponseBytes === undefined ? undefined : positive('maxResponseBytes', o.maxResponseBytes, 0);
     const { scheduler } = this.opts;
     const priority = o?.priority ?? 'user';
+    if (scheduler && spec.read && !shared) {
+      // Identical reads in flight share one request (same account, operation, target and size
+      // limit), which runs with a signal that aborts once every caller has aborted.
+      const key = `${auth.serial}\n${operation}\n${target}\n${fields}\n${maxResponseBytes ?? ''}`;
+      const cancelled = () => new CancelledError(operation);
+      return scheduler.share(key, signal ? { priority, signal, cancelled } : { priority }, (call) => this.call(spec, { ...o, signal: call.signal }, parse, call));
+    }
 
-    // With a scheduler, `signal` is the shared call's (aborted once every caller has aborted).
-    const attempts = async (signal: AbortSignal | undefined, shared?: SharedCall): Promise<T> => {
-      for (let attempt = 1; ; attempt++) {
-        let release: (() => void) | undefined;
-        if (scheduler && !(release = signal?.aborted ? undefined : scheduler.tryAcquire(origin))) {
-          try {
-            release = await scheduler.acquire(origin, { priority, signal, shared, front: attempt > 1 });
-          } catch {
-            const err = new CancelledError(operation);
-            this.emit({ operation, method: 'POST', url, attempt, ms: 0, outcome: 'error', errorKind: err.kind, error: err.message });
-            throw err;
-          }
-        }
-        const started = performance.now();
-        const x: Exchange = { operation, origin, target, url, body, apiKey, signal, timeoutMs, maxResponseBytes, redact };
+    for (let attempt = 1; ; attempt++) {
+      let release: (() => void) | undefined;
+      if (scheduler && !(release = signal?.aborted ? undefined : scheduler.tryAcquire(origin))) {
         try {
-          const reply = await this.transport.send(x);
-          release?.();
-          const value = parse(parseEnvelope(operation, reply.body, reply.contentType, redact), redact);
-          this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'ok', ...via(x) });
-          return value;
-        } catch (e) {
-          const err = scrub(toApiError(e, operation, redact), redact);
-          // The origin asked to wait: every request to it waits (the scheduler holds them), this
-          // one included. Held before the slot is freed, so that no waiting request slips through.
-          const held = scheduler ? holdOrigin(scheduler, origin, err) : false;
-          release?.();
-          if (attempt < maxAttempts && err.retryable && !signal?.aborted) {
-            const delay = this.retryDelay(attempt, err);
-            this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'retry', errorKind: err.kind, error: err.message, retryInMs: delay, ...via(x) });
-            if (!held) await sleep(delay, signal, operation);
-            continue;
-          }
-          this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'error', errorKind: err.kind, error: err.message, ...via(x) });
-          throw err;
+          release = await scheduler.acquire(origin, { priority, signal, shared, front: attempt > 1 });
+        } catch {
+          refuse(new CancelledError(operation));
         }
       }
-    };
-    if (!scheduler || !spec.read) return attempts(signal);
-    // Identical reads in flight share one request: same account, operation, target and size limit.
-    const key = `${auth.serial}\n${operation}\n${target}\n${fields}\n${maxResponseBytes ?? ''}`;
-    return scheduler.share(key, signal ? { priority, signal, cancelled: () => new CancelledError(operation) } : { priority }, (call) => attempts(call.signal, call));
+      const started = performance.now();
+      const x: Exchange = { operation, origin, target, url, body, apiKey, signal, timeoutMs, maxResponseBytes, redact };
+      try {
+        const reply = await this.transport.send(x);
+        release?.();
+        const value = parse(parseEnvelope(operation, reply.body, reply.contentType, redact), redact);
+        this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'ok', ...via(x) });
+        return value;
+      } catch (e) {
+        const err = scrub(toApiError(e, operation, redact), redact);
+        // The origin asked to wait: every request to it waits (the scheduler holds them), this one
+        // included. Held before the slot is freed, so that no waiting request slips through.
+        const held = scheduler ? holdOrigin(scheduler, origin, err) : false;
+        release?.();
+        if (attempt < maxAttempts && err.retryable && !signal?.aborted) {
+          const delay = this.retryDelay(attempt, err);
+          this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'retry', errorKind: err.kind, error: err.message, retryInMs: delay, ...via(x) });
+          if (!held) await sleep(delay, signal, operation);
+          continue;
+        }
+        this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'error', errorKind: err.kind, error: err.message, ...via(x) });
+        throw err;
+      }
+    }
   }
 
   /** What the calls derive from these credentials: made once, then reused while they stay the same. */
