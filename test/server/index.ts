@@ -38,8 +38,6 @@ export interface ServiceConfig {
   faultKinds?: FaultKind[];
   /** Queue: the next /api requests get these faults, in order (replaces the current queue). */
   failNext?: (FaultKind | FaultSpec)[];
-  /** Get Revisions never sends content, even with no_content=0 (a service that ignores the flag). */
-  omitContent?: boolean;
 }
 
 export interface ServiceOptions extends ServiceConfig {
@@ -116,7 +114,6 @@ interface State {
   faultRate: number;
   faultKinds: FaultKind[];
   failNext: FaultSpec[];
-  omitContent: boolean;
 }
 
 function normaliseFault(f: FaultKind | FaultSpec): FaultSpec {
@@ -148,15 +145,11 @@ function applyConfig(state: State, c: ServiceConfig): void {
     if (!Array.isArray(c.failNext)) throw new Error('failNext must be an array');
     next.failNext = c.failNext.map(normaliseFault);
   }
-  if (c.omitContent !== undefined) {
-    if (typeof c.omitContent !== 'boolean') throw new Error('omitContent must be true or false');
-    next.omitContent = c.omitContent;
-  }
   Object.assign(state, next);
 }
 
 function publicConfig(state: State): Required<ServiceConfig> {
-  return { latencyMs: state.latencyMs, faultRate: state.faultRate, faultKinds: [...state.faultKinds], failNext: state.failNext.map((f) => ({ ...f })), omitContent: state.omitContent };
+  return { latencyMs: state.latencyMs, faultRate: state.faultRate, faultKinds: [...state.faultKinds], failNext: state.failNext.map((f) => ({ ...f })) };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -187,7 +180,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const store = new Store(dataFile, !!opts.large);
   const quiet = !!opts.quiet;
 
-  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], omitContent: false };
+  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [] };
   applyConfig(state, opts);
   let log: RequestRecord[] = [];
   let inFlight = 0;
@@ -325,11 +318,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       const auth = authenticate(store.users, body, req.headers.authorization);
       if (!auth.ok) return { status: 401, body: { success: false, error: auth.error } };
       if (!rec.operation) return { status: 200, body: { success: false, error: `Unknown cmd: ${params.cmd}` } };
-      const result = runOperation(store, rec.operation, params, auth.user, dryRun);
-      if (state.omitContent && rec.operation === 'getRevisions' && Array.isArray(result.revisions)) {
-        result.revisions = (result.revisions as Record<string, unknown>[]).map(({ content: _content, ...rest }) => rest);
-      }
-      return { status: 200, body: result };
+      return { status: 200, body: runOperation(store, rec.operation, params, auth.user, dryRun) };
     };
 
     if (fault) {
