@@ -77,6 +77,10 @@ export interface RunningService {
   configure(c: ServiceConfig): void;
   requests(): RequestRecord[];
   count(op?: Operation): number;
+  /** /api requests that have arrived and are not answered yet. */
+  inFlight(): number;
+  /** The most /api requests in flight at once since the start or the last resetStats(). */
+  maxInFlight(): number;
   resetStats(): void;
   /** Closes the server and all keep-alive sockets. */
   close(): Promise<void>;
@@ -179,6 +183,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [] };
   applyConfig(state, opts);
   let log: RequestRecord[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
   const timers = new Set<NodeJS.Timeout>();
   let closing = false;
 
@@ -227,9 +233,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       case 'health':
         return sendJson(res, 200, { success: true });
       case 'stats':
-        return sendJson(res, 200, { success: true, requests: log, counts: counts() });
+        return sendJson(res, 200, { success: true, requests: log, counts: counts(), inFlight, maxInFlight });
       case 'reset-stats':
         log = [];
+        maxInFlight = inFlight;
         return sendJson(res, 200, { success: true });
       case 'reseed':
         store.reseed();
@@ -362,9 +369,16 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     reply(r.status, r.body, r.headers);
   }
 
+  // Requests in flight: from arrival until the handler is done (the reply sent or the connection cut).
+  const counted = (p: Promise<void>): Promise<void> => {
+    inFlight++;
+    if (inFlight > maxInFlight) maxInFlight = inFlight;
+    return p.finally(() => inFlight--);
+  };
+
   const server = http.createServer({ keepAlive: true, requestTimeout: 0 }, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const handler = url.pathname.startsWith('/__control/') ? control(req, res, url.pathname) : api(req, res, url);
+    const handler = url.pathname.startsWith('/__control/') ? control(req, res, url.pathname) : counted(api(req, res, url));
     handler.catch((err: unknown) => {
       if (!quiet) console.error(`[service] internal error: ${(err as Error)?.stack ?? String(err)}`);
       if (!res.headersSent && !res.destroyed) sendJson(res, 500, { success: false, error: `Internal error: ${(err as Error)?.message ?? 'unknown'}` });
@@ -399,8 +413,11 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     },
     requests: () => log.map((r) => ({ ...r, bodyFields: [...r.bodyFields] })),
     count: (op?: Operation) => (op ? log.filter((r) => r.operation === op).length : log.length),
+    inFlight: () => inFlight,
+    maxInFlight: () => maxInFlight,
     resetStats() {
       log = [];
+      maxInFlight = inFlight;
     },
     close() {
       closed ??= new Promise<void>((resolve) => {
