@@ -6,9 +6,12 @@
 // client returns, throws or logs contains the password or the API key.
 
 import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransportError, NetworkError, type ApiErrorKind } from './errors';
-import { HttpTransport, isLoopbackHost, normalizeBaseUrl, pathPrefix, serviceTarget, type Exchange, type ProxyResolver } from './http';
+import type { ProxyResolver } from './agents';
+import { HttpTransport, type Exchange } from './http';
 import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, type CallOptions, type Credentials, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
-import { excerpt, makeRedactor, parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites, type Redactor } from './validate';
+import { requireServiceUrl, serviceTarget } from './url';
+import { excerpt, parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites } from './validate';
+import { makeRedactor, type Redactor } from '../util/redact';
 
 export interface ClientOptions {
   /** {base_url}, e.g. https://host, https://host/app or http://127.0.0.1:8787. */
@@ -111,11 +114,11 @@ export class SiteRevisionClient {
   #auth: Auth | undefined;
 
   constructor(private readonly opts: ClientOptions) {
-    const base = normalizeBaseUrl(opts.baseUrl);
+    const base = requireServiceUrl(opts.baseUrl);
     this.origin = base.origin;
-    this.prefix = pathPrefix(base);
-    this.baseUrl = `${this.origin}${this.prefix}`;
-    this.insecure = base.protocol === 'http:' && !isLoopbackHost(base.hostname);
+    this.prefix = base.prefix;
+    this.baseUrl = base.base;
+    this.insecure = base.insecure;
     this.timeoutMs = positive('timeoutMs', opts.timeoutMs, 30_000);
     this.retries = Math.floor(nonNegative('retries', opts.retries, 3));
     this.retryBaseDelayMs = nonNegative('retryBaseDelayMs', opts.retryBaseDelayMs, 250);
