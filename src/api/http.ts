@@ -16,6 +16,7 @@ import { Agents, loadUndici, type AgentOptions, type Undici } from './agents';
 import { ApiError, CancelledError, NetworkError, RedirectError, TimeoutError } from './errors';
 import { cutOffError, describeLocation, statusError, tooLarge, transportError } from './failure';
 import { parseRetryAfter, type Redactor } from './validate';
+import { exchangeViaRequest } from './requestReader';
 
 export interface TransportOptions extends AgentOptions {
   maxResponseBytes: number;
@@ -70,6 +71,7 @@ export class HttpTransport {
     if (x.signal?.aborted) throw new CancelledError(operation);
     const route = this.agents.route(undici, operation, x.url, x.redact);
     if (route.via) x.via = route.via;
+    if ((this.opts as { reader?: string }).reader === 'request' || process.env.SR_TRANSPORT === 'request') return exchangeViaRequest(route.dispatcher, x, this.opts.maxResponseBytes);
     return new Promise<Reply>((resolve, reject) => new ReplyReader(x, this.opts.maxResponseBytes, resolve, reject).start(route.dispatcher));
   }
 
