@@ -128,7 +128,6 @@ export class SiteRevisionClient {
       rejectUnauthorized: opts.rejectUnauthorized ?? true,
       dispatcher: opts.dispatcher,
       proxy: opts.proxy,
-      ...{ reader: (opts as { reader?: string }).reader },
     });
   }
 

@@ -12,12 +12,18 @@ const CUT_OFF_CODES = /^(UND_ERR_SOCKET|ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_RE
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
-/** The error of a 2xx reply whose connection dropped before its body was complete (retried for reads), or undefined when `e` is not that. */
-export function cutOffError(operation: string, e: unknown, received: number, declared: number): InvalidReplyError | undefined {
+/**
+ * The error of a 2xx reply whose connection dropped before its body was complete (retried for
+ * reads), or undefined when `e` is not that. `received` is unknown for a body read whole.
+ */
+export function cutOffError(operation: string, e: unknown, received: number | undefined, declared: number): InvalidReplyError | undefined {
   const code = errorCode(e);
   if (!code || !CUT_OFF_CODES.test(code)) return undefined;
-  const of = Number.isFinite(declared) ? ` of ${declared}` : '';
-  return new InvalidReplyError(operation, 'reply cut off', `received ${received}${of} bytes before the connection closed (${code})`, true);
+  const detail =
+    received === undefined
+      ? `the connection closed before the ${Number.isFinite(declared) ? `${declared} bytes announced` : 'whole reply'} arrived (${code})`
+      : `received ${received}${Number.isFinite(declared) ? ` of ${declared}` : ''} bytes before the connection closed (${code})`;
+  return new InvalidReplyError(operation, 'reply cut off', detail, true);
 }
 
 /** A 2xx reply over the size limit. */
