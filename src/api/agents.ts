@@ -9,10 +9,12 @@
 //   one is closed behind the requests still on it).
 // - Plain http goes through a proxy only when the proxy is on this machine too: the proxy would
 //   see the form body, and the password in it.
+// - TLS connections, direct or through a proxy, trust the same set of CAs (./trust.ts), worked
+//   out on the first https request.
 
-import * as tls from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { InsecureTransportError, NetworkError } from './errors';
+import { trustFor, type Trust } from './trust';
 import { isLoopbackHost } from './url';
 import type { Redactor } from '../util/redact';
 
@@ -57,6 +59,10 @@ export type ProxyResolver = (target: URL) => ProxyRoute | undefined;
 export interface AgentOptions {
   /** Extra PEM CA certificate(s) trusted besides the default ones. */
   ca?: string;
+  /** Trust the operating system's certificate store too (see ./trust.ts). */
+  systemCertificates?: boolean;
+  /** Told once per client, on its first https connection, which CAs it trusts (for the log). */
+  onTrust?: (stores: readonly string[]) => void;
   rejectUnauthorized: boolean;
   /** A dispatcher of the caller's, used for every request instead of the own agents (never closed here). */
   dispatcher?: unknown;
@@ -74,6 +80,7 @@ const KEEP_ALIVE = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 };
 export class Agents {
   private agent: Dispatcher | undefined;
   private proxy: { key: string; agent: Dispatcher } | undefined;
+  private trust: Trust | undefined;
 
   constructor(private readonly opts: AgentOptions) {}
 
@@ -93,7 +100,8 @@ export class Agents {
         throw new NetworkError(operation, 'EPROXYCONFIG', redact(msg.replace(/\.$/, '')), e);
       }
     }
-    if (!route) return { dispatcher: this.directAgent(undici) };
+    const https = url.startsWith('https:');
+    if (!route) return { dispatcher: this.directAgent(undici, https) };
 
     const proxyUrl = new URL(route.url);
     const display = route.display ?? `${proxyUrl.protocol}//${proxyUrl.host}`;
@@ -101,15 +109,16 @@ export class Agents {
     if (target.protocol === 'http:' && !isLoopbackHost(proxyUrl.hostname)) {
       throw new InsecureTransportError(operation, `${target.origin} through the proxy ${display}`);
     }
-    return { dispatcher: this.proxyAgent(undici, route), via: display };
+    return { dispatcher: this.proxyAgent(undici, route, https), via: display };
   }
 
-  private directAgent(undici: Undici): Dispatcher {
-    this.agent ??= new undici.Agent({ connect: this.tlsOptions(this.opts.rejectUnauthorized), ...KEEP_ALIVE });
+  /** The client's own Agent; `https`: the service's origin is https (then its CAs are worked out). */
+  private directAgent(undici: Undici, https: boolean): Dispatcher {
+    this.agent ??= new undici.Agent({ connect: this.tlsOptions(this.opts.rejectUnauthorized, https), ...KEEP_ALIVE });
     return this.agent;
   }
 
-  private proxyAgent(undici: Undici, route: ProxyRoute): Dispatcher {
+  private proxyAgent(undici: Undici, route: ProxyRoute, https: boolean): Dispatcher {
     const key = JSON.stringify([route.url, route.strictSSL, route.authorization ?? '']);
     if (this.proxy?.key !== key) {
       const previous = this.proxy?.agent;
@@ -118,8 +127,8 @@ export class Agents {
         ...(route.authorization ? { token: route.authorization } : {}),
         // Plain http (to this machine only) is forwarded in absolute form, as curl does; https is tunnelled with CONNECT.
         proxyTunnel: false,
-        proxyTls: this.tlsOptions(route.strictSSL),
-        requestTls: this.tlsOptions(route.strictSSL && this.opts.rejectUnauthorized),
+        proxyTls: this.tlsOptions(route.strictSSL, route.url.startsWith('https:')),
+        requestTls: this.tlsOptions(route.strictSSL && this.opts.rejectUnauthorized, https),
         ...KEEP_ALIVE,
       });
       this.proxy = { key, agent };
@@ -129,9 +138,19 @@ export class Agents {
     return this.proxy.agent;
   }
 
-  private tlsOptions(verify: boolean): Record<string, unknown> {
-    // `ca` replaces Node's trust store: keep the default CAs and add the extra ones.
-    return { rejectUnauthorized: verify, ...(this.opts.ca ? { ca: [...defaultCertificates(), this.opts.ca] } : {}) };
+  /** TLS options of a connection; `tls`: whether it will be TLS at all (otherwise no CAs are read). */
+  private tlsOptions(verify: boolean, tls: boolean): Record<string, unknown> {
+    if (!tls) return { rejectUnauthorized: verify };
+    if (!this.trust) {
+      this.trust = trustFor(this.opts);
+      try {
+        this.opts.onTrust?.(this.trust.stores);
+      } catch {
+        // a failing logger must not break requests
+      }
+    }
+    const { secureContext } = this.trust;
+    return { rejectUnauthorized: verify, ...(secureContext ? { secureContext } : {}) };
   }
 
   /** Closes the Agent and the ProxyAgent (waits up to 2 s for requests in flight, then destroys them). A later request makes new ones. */
@@ -151,9 +170,4 @@ async function closeDispatcher(agent: Dispatcher): Promise<void> {
   const closed = await Promise.race([graceful, late]);
   clearTimeout(timer);
   if (!closed) await agent.destroy().catch(() => undefined);
-}
-
-function defaultCertificates(): string[] {
-  const getCA = (tls as unknown as { getCACertificates?: (type: string) => string[] }).getCACertificates;
-  return typeof getCA === 'function' ? getCA('default') : [...tls.rootCertificates];
 }

@@ -28,6 +28,10 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** Extra PEM CA certificate(s) trusted besides the default ones. */
   ca?: string;
+  /** Trust the operating system's certificate store too (default false; the extension's setting defaults to true). */
+  systemCertificates?: boolean;
+  /** Told once, on the first https connection, which certificate stores are trusted (for the log). */
+  onTrust?: (stores: readonly string[]) => void;
   /** Default true. */
   rejectUnauthorized?: boolean;
   /** An undici Dispatcher used instead of the client's own Agent (e.g. a ProxyAgent). Not closed by dispose(). */
@@ -125,6 +129,8 @@ export class SiteRevisionClient {
     this.transport = new HttpTransport({
       maxResponseBytes: positive('maxResponseBytes', opts.maxResponseBytes, 64 * 1024 * 1024),
       ca: opts.ca,
+      systemCertificates: opts.systemCertificates ?? false,
+      onTrust: opts.onTrust,
       rejectUnauthorized: opts.rejectUnauthorized ?? true,
       dispatcher: opts.dispatcher,
       proxy: opts.proxy,

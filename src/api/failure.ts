@@ -156,7 +156,7 @@ export function networkError(operation: string, url: string, e: unknown, redact:
   } else if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
     detail = `the service's certificate does not match ${host} (${c}): check the service URL`;
   } else if (code && (UNTRUSTED_CERT.test(code) || /CERT/.test(code))) {
-    detail = `the service's certificate is not trusted (${c}): set siteRevisions.caFile to your CA, or check the date`;
+    detail = `the service's certificate is not trusted (${c}): set siteRevisions.caFile to your CA (or add it to the system's certificate store), or check the date`;
   } else if (code && (code === 'EPROTO' || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_'))) {
     detail = `the secure connection to ${origin} failed (${c}): check that the URL's scheme (https or http) and port are right`;
   } else if (code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_CLOSED') {

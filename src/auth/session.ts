@@ -8,7 +8,7 @@ import type { Credentials } from '../api/types';
 import { readProxySettings, readSettings } from '../config';
 import type { Log } from '../log';
 import { proxyResolver } from '../net/proxy';
-import { readCaFile } from '../net/tls';
+import { readCaFile, trustLogger } from '../net/tls';
 
 /** What is remembered outside SecretStorage: never a password or key. */
 export interface Account {
@@ -165,6 +165,8 @@ export class Session implements vscode.Disposable {
       credentials: () => creds,
       timeoutMs: settings.requestTimeoutMs,
       ...(ca ? { ca } : {}),
+      systemCertificates: settings.systemCertificates,
+      onTrust: trustLogger(this.log),
       // VS Code's proxy settings and the proxy environment, read on every request.
       proxy: proxyResolver(readProxySettings, process.env, (text) => this.log.info(text)),
       onEvent: (e) => this.log.debug('request', e),
@@ -177,7 +179,7 @@ export class Session implements vscode.Disposable {
     this.credentials = undefined;
   }
 
-  /** Rebuilds the client after settings that shape it (time-out, CA file) change. */
+  /** Rebuilds the client after settings that shape it (time-out, CA file, system certificates) change. */
   reconfigure(): void {
     if (this._account && this.credentials) this.use(this._account, this.credentials);
   }
