@@ -2,11 +2,11 @@
 // The project's task runner: every npm script of the public interface goes through here.
 // It brings the Node the project needs (>= 22, like current VS Code) from the npm registry
 // when the machine's Node is older, then runs the task with it.
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NODE_MAJOR = 22;
@@ -56,6 +56,98 @@ function bundle(production = false) {
 }
 function lint() {
   must(bin('eslint'), ['.']);
+}
+
+/** The newest modification time of the .ts files under `dirs` (0 when there are none). */
+function newestSource(dirs) {
+  let newest = 0;
+  const walk = (d) => {
+    if (!existsSync(d)) return;
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  };
+  for (const d of dirs) walk(path.join(root, d));
+  return newest;
+}
+
+/** Compiles unless `output` (a file under out/) is newer than every source it is built from. */
+function compileUnlessFresh(output, sourceDirs) {
+  const out = path.join(root, output);
+  if (existsSync(out) && statSync(out).mtimeMs >= newestSource(sourceDirs)) return;
+  compile();
+}
+
+/**
+ * `npm run watch`: esbuild rebuilding dist/ on every change and `tsc --watch` type-checking
+ * everything (src, tests, bench) without writing, in one terminal, each line tagged with its
+ * source. Ctrl+C stops both; when one ends, so does the other.
+ */
+function watch() {
+  const children = [
+    { tag: '[esbuild]', cmd: process.execPath, args: ['esbuild.mjs', '--watch'] },
+    // Incremental: a later start checks only what changed (its own build info, next to out/'s).
+    { tag: '[tsc]    ', cmd: process.execPath, args: [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--watch', '--noEmit', '--preserveWatchOutput', '--pretty', 'false', '--incremental', '--tsBuildInfoFile', path.join('out', '.tsbuildinfo-watch')] },
+  ].map(({ tag, cmd, args }) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout, child.stderr]) {
+      let buf = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (d) => {
+        buf += d;
+        const lines = buf.split(/\r?\n/);
+        buf = lines.pop();
+        for (const line of lines) if (line.trim()) process.stdout.write(`${tag} ${line}\n`);
+      });
+    }
+    return child;
+  });
+  let exiting = false;
+  const stop = (code) => {
+    if (exiting) return;
+    exiting = true;
+    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+    process.exitCode = code;
+  };
+  for (const c of children) c.on('exit', (code, sig) => stop(code ?? (sig ? 1 : 0)));
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stop(0));
+}
+
+/**
+ * `npm run service -- [--autosignin FILE] [service flags]`: the local service (test/server),
+ * compiled first unless out/ is fresh. With --autosignin, once the service is up FILE gets the
+ * demo account's {serviceUrl,email,password} (mode 0600) for SITE_REVISIONS_AUTOSIGNIN, which
+ * signs an Extension Development Host in (.vscode/launch.json).
+ */
+async function service(rest) {
+  compileUnlessFresh('out/test/server/main.js', ['test/server', 'src/api']);
+  const i = rest.indexOf('--autosignin');
+  const autoSignIn = i >= 0 ? path.resolve(root, rest.splice(i, 2)[1] ?? '') : undefined;
+  if (!autoSignIn) process.exit(sh(process.execPath, [path.join(root, 'out/test/server/main.js'), ...rest]));
+  const { DEMO } = await import(pathToFileURL(path.join(root, 'out', 'test', 'server', 'demo.js')).href).then((m) => m.default ?? m);
+  const child = spawn(process.execPath, [path.join(root, 'out/test/server/main.js'), ...rest], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let pending = '';
+  let written = false;
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d) => {
+    // The file is written before the ready line is passed on, so whoever waits for it finds the file.
+    pending += d;
+    const m = written ? null : /^SERVICE_READY\s+(\S+)/m.exec(pending);
+    if (m) {
+      written = true;
+      mkdirSync(path.dirname(autoSignIn), { recursive: true });
+      writeFileSync(autoSignIn, `${JSON.stringify({ serviceUrl: m[1], email: DEMO.user.email, password: DEMO.user.password })}\n`, { mode: 0o600 });
+      chmodSync(autoSignIn, 0o600);
+      log(`demo sign-in for ${m[1]} written to ${path.relative(root, autoSignIn)}`);
+    }
+    const cut = pending.lastIndexOf('\n') + 1;
+    process.stdout.write(pending.slice(0, cut));
+    pending = pending.slice(cut);
+  });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, sig) => process.exit(code ?? (sig ? 1 : 0)));
 }
 
 function listTests(dir) {
@@ -145,11 +237,12 @@ async function main() {
       process.exit(sh(process.execPath, [path.join(root, 'out/test/host/desktop.js'), ...rest]));
       break;
     }
-    case 'service': {
-      compile();
-      process.exit(sh(process.execPath, [path.join(root, 'out/test/server/main.js'), ...rest]));
+    case 'service':
+      await service(rest);
       break;
-    }
+    case 'watch':
+      watch();
+      break;
     case 'start': {
       compile();
       bundle();
@@ -188,7 +281,7 @@ async function main() {
       break;
     }
     default:
-      log(`unknown task "${task}"; one of: test unit integration fuzz desktop service start bench package`);
+      log(`unknown task "${task}"; one of: test unit integration fuzz desktop watch service start bench package`);
       process.exit(2);
   }
 }
