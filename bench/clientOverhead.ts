@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { SiteRevisionClient, siteForm } from '../src/api/client';
-import { loadUndici } from '../src/api/http';
+import { loadUndici } from '../src/api/agents';
 import type { SiteFields } from '../src/api/types';
 import { DEMO } from '../test/server/demo';
 import { log, median, quantile } from './lib';

@@ -5,7 +5,8 @@
 //    (the store's de-duplication and newest-first sort, then the page).
 // Prints one JSON line on stdout.
 import { performance } from 'node:perf_hooks';
-import { noRedaction, parseEnvelope, toFiles, toRevisions } from '../src/api/validate';
+import { parseEnvelope, toFiles, toRevisions } from '../src/api/validate';
+import { noRedaction } from '../src/util/redact';
 import type { RevisionSummary } from '../src/api/types';
 import { buildFolderModel, flatFiles, type FolderModel } from '../src/revisions/folders';
 import { pageOf } from '../src/revisions/paging';

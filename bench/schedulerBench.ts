@@ -9,7 +9,7 @@
 //    (Get Sites) queued behind them: how many requests started between queueing it and its start.
 import { performance } from 'node:perf_hooks';
 import { SiteRevisionClient } from '../src/api/client';
-import { loadUndici } from '../src/api/http';
+import { loadUndici } from '../src/api/agents';
 import { RequestScheduler, type AcquireOptions, type Priority, type Release } from '../src/scheduler';
 import { DEMO } from '../test/server/demo';
 import { LARGE_SITE_ID } from '../test/server/large';

@@ -1,21 +1,25 @@
 #!/usr/bin/env node
-// Generates l10n/bundle.l10n.json, the extension's messages (English source → English), from
-// the sources: every `l10n.t(…)` call in src/**/*.ts (`vscode.l10n.t('…', …)`, also the object
-// form `l10n.t({ message, args, comment })`), every `t(…)` call (the translator parameter of the
-// modules that run without `vscode`, see src/util/l10n.ts), and the texts of the site form
-// (siteForm.ts formTexts(), read from the compiled out/src/sites/siteForm.js).
+// Generates l10n/bundle.l10n.json, the extension's messages (English source → English):
+//
+// - every `vscode.l10n.t(…)` / `l10n.t(…)` call in src/**/*.ts, string or object form
+//   (`{ message, args, comment }` → "message/comment"), as extracted by @vscode/l10n-dev (the
+//   extractor of VS Code's localisation tooling, `getL10nJson`);
+// - plus what l10n-dev cannot see, the small addition of this script:
+//   - the `t('…', …)` calls of the translator parameter that the modules running without `vscode`
+//     take (src/util/l10n.ts): l10n-dev only knows `l10n.t`;
+//   - the site form's texts (labels, help, option labels, rule messages: formTexts() of the
+//     compiled out/src/sites/siteForm.js), which reach vscode.l10n.t as data;
+//   - two checks on every translated call: its message is a literal (a computed one could never be
+//     in the bundle; the documented exceptions are DYNAMIC below), and `{0}`…`{n-1}` match its n
+//     positional arguments.
 //
 //   node scripts/l10n-bundle.mjs           check: exit 1 (and say what differs) when the bundle is out of date
 //   node scripts/l10n-bundle.mjs --write   update l10n/bundle.l10n.json
 //
-// Run `npx tsc -p .` first (the site form's texts come from out/). test/unit/l10n.test.ts runs
-// the check, so a message added without `--write` fails the unit tests. A translation is a
+// Run `npx tsc -p .` first (the site form's texts come from out/). test/unit/l10n.test.ts runs the
+// check, so a message added without `--write` fails the unit tests. A translation is a
 // bundle.l10n.<locale>.json next to it with the same keys (e.g. made with @vscode/l10n-dev).
-//
-// Rules the check enforces:
-// - the message (first argument) is a literal: a string or a template without `${…}`; the only
-//   computed ones are listed in DYNAMIC below;
-// - with positional arguments, the message uses `{0}`…`{n-1}`, each of them, and no other.
+import { getL10nJson } from '@vscode/l10n-dev';
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -25,13 +29,9 @@ import ts from 'typescript';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const bundleFile = path.join(root, 'l10n', 'bundle.l10n.json');
 
-/**
- * The calls whose message is computed, by file and argument text. Their messages reach the
- * bundle another way.
- */
+/** The calls whose message is computed, by file and argument text; their messages reach the bundle another way. */
 export const DYNAMIC = [
-  // The translator handed to the pure modules: forwards their `t('literal', …)` messages, which
-  // are collected from those calls.
+  // The translator handed to the pure modules: forwards their `t('literal', …)` messages, which are collected from those calls.
   { file: 'src/l10n.ts', arg: 'message' },
   // The site form's labels, help, option labels and rule messages: formTexts() lists them.
   { file: 'src/sites/siteEditor.ts', arg: 'text' },
@@ -47,24 +47,17 @@ function sourceFiles(dir = path.join(root, 'src')) {
   return out.sort();
 }
 
-/** `vscode.l10n.t`, `l10n.t` or a translator parameter `t`. */
-function isTranslateCall(node) {
+/** 'l10n': `vscode.l10n.t` / `l10n.t` (l10n-dev extracts these); 't': a translator parameter; undefined: neither. */
+function translateCall(node) {
   const e = node.expression;
-  if (ts.isIdentifier(e)) return e.text === 't';
-  if (!ts.isPropertyAccessExpression(e) || e.name.text !== 't') return false;
+  if (ts.isIdentifier(e)) return e.text === 't' ? 't' : undefined;
+  if (!ts.isPropertyAccessExpression(e) || e.name.text !== 't') return undefined;
   const obj = e.expression;
-  return (ts.isIdentifier(obj) && obj.text === 'l10n') || (ts.isPropertyAccessExpression(obj) && obj.name.text === 'l10n');
+  return (ts.isIdentifier(obj) && obj.text === 'l10n') || (ts.isPropertyAccessExpression(obj) && obj.name.text === 'l10n') ? 'l10n' : undefined;
 }
 
 function literalText(node) {
   return node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined;
-}
-
-function property(obj, name) {
-  for (const p of obj.properties) {
-    if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === name) return p.initializer;
-  }
-  return undefined;
 }
 
 /** Checks that `{0}`…`{n-1}` are each used and nothing else, for `n` positional arguments. */
@@ -80,42 +73,25 @@ function placeholderProblem(message, args) {
 }
 
 /**
- * Adds the messages of one source file (`rel`: its path from the repository root, with `/`) to
- * `messages` (key → bundle value: the English text, or `{ message, comment }` for the object
- * form with a comment) and what is wrong with its calls to `problems`.
+ * One source file (`rel`: its path from the repository root, with `/`): the messages of its
+ * translator-parameter calls `t('…')` (l10n-dev extracts the `l10n.t` ones) and what is wrong
+ * with any of its translated calls.
  */
-export function scanSource(rel, source, messages = new Map(), problems = []) {
+export function scanSource(rel, source, messages = new Set(), problems = []) {
   const sf = ts.createSourceFile(rel, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const where = (node) => `${rel}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`;
-  const add = (key, value, node) => {
-    const prev = messages.get(key);
-    if (prev !== undefined && JSON.stringify(prev) !== JSON.stringify(value)) problems.push(`${where(node)}: ${JSON.stringify(key)} has two different comments`);
-    messages.set(key, value);
-  };
   const visit = (node) => {
-    if (ts.isCallExpression(node) && isTranslateCall(node)) {
+    const kind = ts.isCallExpression(node) ? translateCall(node) : undefined;
+    if (kind) {
       const [first, ...args] = node.arguments;
       const text = literalText(first);
+      const objectMessage = first && ts.isObjectLiteralExpression(first) ? first.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText(sf) === 'message') : undefined;
       if (text !== undefined) {
         const p = placeholderProblem(text, args);
         if (p) problems.push(`${where(node)}: the message ${JSON.stringify(text)} ${p}`);
-        add(text, text, node);
-      } else if (first && ts.isObjectLiteralExpression(first)) {
-        const message = literalText(property(first, 'message'));
-        const c = property(first, 'comment');
-        const comment = c && ts.isArrayLiteralExpression(c) ? c.elements.map(literalText) : c ? [literalText(c)] : [];
-        if (message === undefined || comment.some((x) => x === undefined)) {
-          problems.push(`${where(node)}: l10n.t({ message, comment }) needs a literal message and literal comments`);
-        } else {
-          const a = property(first, 'args');
-          if (a && ts.isArrayLiteralExpression(a)) {
-            const p = placeholderProblem(message, [...a.elements]);
-            if (p) problems.push(`${where(node)}: the message ${JSON.stringify(message)} ${p}`);
-          }
-          // VS Code looks a message with a comment up as "message/comment".
-          if (comment.length) add(`${message}/${comment.join('')}`, { message, comment }, node);
-          else add(message, message, node);
-        }
+        if (kind === 't') messages.add(text);
+      } else if (kind === 'l10n' && objectMessage && literalText(objectMessage.initializer) !== undefined) {
+        // the object form: l10n-dev extracts it
       } else {
         const arg = first ? first.getText(sf) : '';
         if (!DYNAMIC.some((d) => d.file === rel && d.arg === arg)) {
@@ -129,14 +105,6 @@ export function scanSource(rel, source, messages = new Map(), problems = []) {
   return { messages, problems };
 }
 
-/** Every message of the TypeScript files under src/, and the problems found. */
-export function scanSources() {
-  const messages = new Map();
-  const problems = [];
-  for (const file of sourceFiles()) scanSource(path.relative(root, file).split(path.sep).join('/'), readFileSync(file, 'utf8'), messages, problems);
-  return { messages, problems };
-}
-
 /** The site form's texts (labels, help, option labels, rule messages) from the compiled siteForm. */
 export function formTexts() {
   const compiled = path.join(root, 'out', 'src', 'sites', 'siteForm.js');
@@ -144,22 +112,37 @@ export function formTexts() {
   return createRequire(import.meta.url)(compiled).formTexts();
 }
 
-/** The bundle's content, and the problems of the sources. */
+let built;
+
+/** The bundle's content (keys sorted, so that it merges well), and the problems of the sources; worked out once per process. */
 export function build() {
-  const { messages, problems } = scanSources();
-  for (const text of formTexts()) if (!messages.has(text)) messages.set(text, text);
-  const keys = [...messages.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const bundle = Object.fromEntries(keys.map((k) => [k, messages.get(k)]));
-  return { text: `${JSON.stringify(bundle, null, 2)}\n`, bundle, problems };
+  built ??= buildOnce();
+  return built;
 }
 
-/** What is wrong: problems of the sources, an out-of-date bundle, package.json without "l10n". */
-export function check() {
-  const { text, bundle, problems } = build();
+async function buildOnce() {
+  const files = sourceFiles().map((file) => ({ rel: path.relative(root, file).split(path.sep).join('/'), contents: readFileSync(file, 'utf8') }));
+  // l10n-dev parses with tree-sitter (seconds for the whole tree): only files that can hold an l10n.t call.
+  const bundle = await getL10nJson(files.filter((f) => f.contents.includes('l10n')).map((f) => ({ contents: f.contents, extension: '.ts' })));
+  const extra = new Set(formTexts());
+  const problems = [];
+  for (const f of files) scanSource(f.rel, f.contents, extra, problems);
+  for (const text of extra) if (!(text in bundle)) bundle[text] = text;
+  const keys = Object.keys(bundle).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = Object.fromEntries(keys.map((k) => [k, bundle[k]]));
+  return { text: `${JSON.stringify(sorted, null, 2)}\n`, bundle: sorted, problems };
+}
+
+/**
+ * What is wrong: problems of the sources, an out-of-date bundle, package.json without "l10n".
+ * `bundleText` stands in for the bundle file's content (the tests check a damaged copy).
+ */
+export async function check(bundleText) {
+  const { text, bundle, problems } = await build();
   const out = [...problems];
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   if (pkg.l10n !== './l10n') out.push(`package.json: "l10n" is ${JSON.stringify(pkg.l10n)}, expected "./l10n"`);
-  const current = existsSync(bundleFile) ? readFileSync(bundleFile, 'utf8') : '';
+  const current = bundleText ?? (existsSync(bundleFile) ? readFileSync(bundleFile, 'utf8') : '');
   if (current !== text) {
     let have = {};
     try {
@@ -182,7 +165,7 @@ export function check() {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--write')) {
-    const { text, bundle, problems } = build();
+    const { text, bundle, problems } = await build();
     if (problems.length) {
       for (const p of problems) process.stderr.write(`${p}\n`);
       process.exit(1);
@@ -191,7 +174,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     writeFileSync(bundleFile, text);
     process.stdout.write(`l10n/bundle.l10n.json: ${Object.keys(bundle).length} messages\n`);
   } else {
-    const problems = check();
+    const problems = await check();
     for (const p of problems) process.stderr.write(`${p}\n`);
     process.exit(problems.length ? 1 : 0);
   }

@@ -131,7 +131,8 @@ function typeOf(p) {
 }
 
 function descriptionOf(p) {
-  let text = p.markdownDescription ?? p.description ?? '';
+  // `#setting.id#` is a link in the Settings editor; in the README it is the setting's name.
+  let text = (p.markdownDescription ?? p.description ?? '').replace(/`#([\w.-]+)#`/g, '`$1`');
   const enumText = p.markdownEnumDescriptions ?? p.enumDescriptions;
   if (Array.isArray(p.enum) && Array.isArray(enumText)) {
     text += ` ${p.enum.map((v, i) => `${code(String(v))}: ${enumText[i] ?? ''}`).join(' ')}`;

@@ -2,11 +2,11 @@
 // The project's task runner: every npm script of the public interface goes through here.
 // It brings the Node the project needs (>= 22, like current VS Code) from the npm registry
 // when the machine's Node is older, then runs the task with it.
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NODE_MAJOR = 22;
@@ -58,6 +58,98 @@ function lint() {
   must(bin('eslint'), ['.']);
 }
 
+/** The newest modification time of the .ts files under `dirs` (0 when there are none). */
+function newestSource(dirs) {
+  let newest = 0;
+  const walk = (d) => {
+    if (!existsSync(d)) return;
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  };
+  for (const d of dirs) walk(path.join(root, d));
+  return newest;
+}
+
+/** Compiles unless `output` (a file under out/) is newer than every source it is built from. */
+function compileUnlessFresh(output, sourceDirs) {
+  const out = path.join(root, output);
+  if (existsSync(out) && statSync(out).mtimeMs >= newestSource(sourceDirs)) return;
+  compile();
+}
+
+/**
+ * `npm run watch`: esbuild rebuilding dist/ on every change and `tsc --watch` type-checking
+ * everything (src, tests, bench) without writing, in one terminal, each line tagged with its
+ * source. Ctrl+C stops both; when one ends, so does the other.
+ */
+function watch() {
+  const children = [
+    { tag: '[esbuild]', cmd: process.execPath, args: ['esbuild.mjs', '--watch'] },
+    // Incremental: a later start checks only what changed (its own build info, next to out/'s).
+    { tag: '[tsc]    ', cmd: process.execPath, args: [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--watch', '--noEmit', '--preserveWatchOutput', '--pretty', 'false', '--incremental', '--tsBuildInfoFile', path.join('out', '.tsbuildinfo-watch')] },
+  ].map(({ tag, cmd, args }) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout, child.stderr]) {
+      let buf = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (d) => {
+        buf += d;
+        const lines = buf.split(/\r?\n/);
+        buf = lines.pop();
+        for (const line of lines) if (line.trim()) process.stdout.write(`${tag} ${line}\n`);
+      });
+    }
+    return child;
+  });
+  let exiting = false;
+  const stop = (code) => {
+    if (exiting) return;
+    exiting = true;
+    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+    process.exitCode = code;
+  };
+  for (const c of children) c.on('exit', (code, sig) => stop(code ?? (sig ? 1 : 0)));
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stop(0));
+}
+
+/**
+ * `npm run service -- [--autosignin FILE] [service flags]`: the local service (test/server),
+ * compiled first unless out/ is fresh. With --autosignin, once the service is up FILE gets the
+ * demo account's {serviceUrl,email,password} (mode 0600) for SITE_REVISIONS_AUTOSIGNIN, which
+ * signs an Extension Development Host in (.vscode/launch.json).
+ */
+async function service(rest) {
+  compileUnlessFresh('out/test/server/main.js', ['test/server', 'src/api']);
+  const i = rest.indexOf('--autosignin');
+  const autoSignIn = i >= 0 ? path.resolve(root, rest.splice(i, 2)[1] ?? '') : undefined;
+  if (!autoSignIn) process.exit(sh(process.execPath, [path.join(root, 'out/test/server/main.js'), ...rest]));
+  const { DEMO } = await import(pathToFileURL(path.join(root, 'out', 'test', 'server', 'demo.js')).href).then((m) => m.default ?? m);
+  const child = spawn(process.execPath, [path.join(root, 'out/test/server/main.js'), ...rest], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let pending = '';
+  let written = false;
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d) => {
+    // The file is written before the ready line is passed on, so whoever waits for it finds the file.
+    pending += d;
+    const m = written ? null : /^SERVICE_READY\s+(\S+)/m.exec(pending);
+    if (m) {
+      written = true;
+      mkdirSync(path.dirname(autoSignIn), { recursive: true });
+      writeFileSync(autoSignIn, `${JSON.stringify({ serviceUrl: m[1], email: DEMO.user.email, password: DEMO.user.password })}\n`, { mode: 0o600 });
+      chmodSync(autoSignIn, 0o600);
+      log(`demo sign-in for ${m[1]} written to ${path.relative(root, autoSignIn)}`);
+    }
+    const cut = pending.lastIndexOf('\n') + 1;
+    process.stdout.write(pending.slice(0, cut));
+    pending = pending.slice(cut);
+  });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, sig) => process.exit(code ?? (sig ? 1 : 0)));
+}
+
 function listTests(dir) {
   const out = [];
   if (!existsSync(dir)) return out;
@@ -80,16 +172,54 @@ async function mocha(dirs, { timeout = 20000, grep } = {}) {
   });
 }
 
-function integration(extra = [], { script = 'out/test/host/run.js', results = 'integration-results.json' } = {}) {
+function integration(extra = [], { script = 'out/test/host/run.js', results = 'integration-results.json', wrap = [] } = {}) {
   const resultFile = path.join(root, '.test-runs', results);
   rmSync(resultFile, { force: true });
-  const status = sh(process.execPath, [path.join(root, script), '--results', resultFile, ...extra]);
+  const [cmd, ...pre] = wrap.length ? wrap : [process.execPath];
+  const status = sh(cmd, [...pre, ...(wrap.length ? [process.execPath] : []), path.join(root, script), '--results', resultFile, ...extra]);
   let counts = { passed: 0, failed: 1 };
   if (existsSync(resultFile)) {
     const r = JSON.parse(readFileSync(resultFile, 'utf8'));
     counts = { passed: r.passed, failed: r.failed + (status !== 0 && r.failed === 0 ? 1 : 0) };
   }
   return counts;
+}
+
+/** Whether the code-server harness can run here (test/host/install.ts --check sets it up if so). */
+function harness() {
+  const r = spawnSync(process.execPath, [path.join(root, 'out', 'test', 'host', 'install.js'), '--check'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  try {
+    return JSON.parse((r.stdout ?? '').trim().split('\n').pop());
+  } catch {
+    return { ok: false, reason: `the harness check failed (exit ${r.status})` };
+  }
+}
+
+function banner(lines) {
+  const width = Math.max(...lines.map((l) => l.length));
+  const rule = `+${'-'.repeat(width + 2)}+`;
+  console.log(['', rule, ...lines.map((l) => `| ${l.padEnd(width)} |`), rule, ''].join('\n'));
+}
+
+/**
+ * The integration suites: in code-server + headless Chromium when that harness can run here,
+ * otherwise in desktop VS Code through @vscode/test-electron (which downloads VS Code unless
+ * --vscode-executable / VSCODE_EXECUTABLE_PATH names one), saying so. The tests that read the
+ * screen need the harness's driver and skip under desktop VS Code.
+ */
+function integrationSuites(rest) {
+  const h = harness();
+  if (h.ok) return { harness: 'code-server', counts: integration(rest) };
+  const headless = process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY;
+  const xvfb = headless && spawnSync('sh', ['-c', 'command -v xvfb-run']).status === 0;
+  banner([
+    'The code-server harness cannot run here:',
+    `  ${h.reason.split('\n')[0]}`,
+    'Running the integration suites in desktop VS Code with @vscode/test-electron instead',
+    `(test/host/desktop.ts${xvfb ? ', under xvfb-run' : ''}). Tests that read the screen are skipped there,`,
+    'and the packaged .vsix smoke run (code-server) is left out.',
+  ]);
+  return { harness: 'desktop', counts: integration(rest, { script: 'out/test/host/desktop.js', results: 'desktop-results.json', wrap: xvfb ? ['xvfb-run', '-a'] : [] }) };
 }
 
 function closing(label, c) {
@@ -118,8 +248,8 @@ async function main() {
     case 'integration': {
       compile();
       bundle();
-      const c = integration(rest);
-      closing('integration', c);
+      const { harness: where, counts: c } = integrationSuites(rest);
+      closing(where === 'desktop' ? 'integration (desktop VS Code, @vscode/test-electron)' : 'integration', c);
       process.exit(c.failed ? 1 : 0);
       break;
     }
@@ -129,11 +259,11 @@ async function main() {
       bundle();
       const u = await mocha(['out/test/unit']);
       console.log(`\nunit: ${u.passed} passed, ${u.failed} failed`);
-      const i = integration(rest);
-      console.log(`integration: ${i.passed} passed, ${i.failed} failed`);
+      const { harness: where, counts: i } = integrationSuites(rest);
+      console.log(`integration${where === 'desktop' ? ' (desktop VS Code, @vscode/test-electron)' : ''}: ${i.passed} passed, ${i.failed} failed`);
       // The packaged .vsix installed into code-server, Smoke suite (test/host/vsix.ts; ~15-25 s).
-      const v = integration([], { script: 'out/test/host/vsix.js', results: 'vsix-results.json' });
-      console.log(`vsix smoke: ${v.passed} passed, ${v.failed} failed`);
+      const v = where === 'desktop' ? { passed: 0, failed: 0 } : integration([], { script: 'out/test/host/vsix.js', results: 'vsix-results.json' });
+      console.log(where === 'desktop' ? 'vsix smoke: skipped (it needs the code-server harness)' : `vsix smoke: ${v.passed} passed, ${v.failed} failed`);
       const all = { passed: u.passed + i.passed + v.passed, failed: u.failed + i.failed + v.failed };
       closing('total', all);
       process.exit(all.failed ? 1 : 0);
@@ -145,11 +275,12 @@ async function main() {
       process.exit(sh(process.execPath, [path.join(root, 'out/test/host/desktop.js'), ...rest]));
       break;
     }
-    case 'service': {
-      compile();
-      process.exit(sh(process.execPath, [path.join(root, 'out/test/server/main.js'), ...rest]));
+    case 'service':
+      await service(rest);
       break;
-    }
+    case 'watch':
+      watch();
+      break;
     case 'start': {
       compile();
       bundle();
@@ -188,7 +319,7 @@ async function main() {
       break;
     }
     default:
-      log(`unknown task "${task}"; one of: test unit integration fuzz desktop service start bench package`);
+      log(`unknown task "${task}"; one of: test unit integration fuzz desktop watch service start bench package`);
       process.exit(2);
   }
 }

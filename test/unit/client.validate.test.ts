@@ -1,7 +1,8 @@
 // Pure helpers of the service client: excerpts, redaction, Retry-After, auth messages, URLs.
 import * as assert from 'node:assert/strict';
-import { AUTH_MESSAGE, isLoopbackHost, normalizeBaseUrl, parseRetryAfter } from '../../src/api';
-import { excerpt, makeRedactor } from '../../src/api/validate';
+import { AUTH_MESSAGE, isLoopbackHost, parseRetryAfter, parseServiceUrl, requireServiceUrl } from '../../src/api';
+import { excerpt } from '../../src/api/validate';
+import { makeRedactor } from '../../src/util/redact';
 
 describe('service client helpers', () => {
   it('excerpt: at most ~120 characters, control characters replaced, secret-looking values hidden', () => {
@@ -50,10 +51,27 @@ describe('service client helpers', () => {
     assert.ok(isLoopbackHost(new URL('http://[::ffff:127.0.0.1]/').hostname));
   });
 
-  it('normalizeBaseUrl keeps origin and path prefix, drops userinfo, query, fragment; rejects other schemes without echoing the URL', () => {
-    const u = normalizeBaseUrl(' https://me:pw@example.com/app/?q=1#x ');
-    assert.equal(u.href, 'https://example.com/app/');
-    assert.throws(() => normalizeBaseUrl('javascript:alert(1)'), (e: Error) => e instanceof TypeError && !e.message.includes('alert'));
-    assert.throws(() => normalizeBaseUrl('http//user:secret@host'), (e: Error) => e instanceof TypeError && !e.message.includes('secret'));
+  it('requireServiceUrl keeps origin and path prefix, drops userinfo, query, fragment; rejects other schemes without echoing the URL', () => {
+    const u = requireServiceUrl(' https://me:pw@example.com/app/?q=1#x ');
+    assert.equal(u.url.href, 'https://example.com/app/');
+    assert.equal(u.base, 'https://example.com/app');
+    assert.throws(() => requireServiceUrl('javascript:alert(1)'), (e: Error) => e instanceof TypeError && !e.message.includes('alert'));
+    assert.throws(() => requireServiceUrl('http//user:secret@host'), (e: Error) => e instanceof TypeError && !e.message.includes('secret'));
+  });
+
+  it('parseServiceUrl: one parse for the client and the sign-in, reporting what it dropped and whether http leaves this machine', () => {
+    const p = parseServiceUrl(' https://me:pw@example.com:8443/app//?q=1#x ');
+    assert.ok(!('error' in p));
+    assert.deepEqual(
+      { origin: p.origin, prefix: p.prefix, base: p.base, insecure: p.insecure, hadCredentials: p.hadCredentials, hadQuery: p.hadQuery },
+      { origin: 'https://example.com:8443', prefix: '/app', base: 'https://example.com:8443/app', insecure: false, hadCredentials: true, hadQuery: true },
+    );
+    const plain = parseServiceUrl('http://example.com/');
+    assert.ok(!('error' in plain) && plain.insecure && !plain.hadCredentials && !plain.hadQuery && plain.base === 'http://example.com');
+    const local = parseServiceUrl('http://127.0.0.1:8787');
+    assert.ok(!('error' in local) && !local.insecure);
+    assert.ok(!('error' in parseServiceUrl('https://example.com/#')), 'an empty fragment is no fragment');
+    assert.deepEqual(parseServiceUrl('example.com'), { error: 'not-a-url' });
+    assert.deepEqual(parseServiceUrl('ftp://example.com'), { error: 'not-http', scheme: 'ftp:' });
   });
 });

@@ -20,7 +20,8 @@ import {
   type Credentials,
   type RequestEvent,
 } from '../../src/api';
-import { makeRedactor, parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites } from '../../src/api/validate';
+import { parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites } from '../../src/api/validate';
+import { makeRedactor } from '../../src/util/redact';
 import { caseArb, OPS, type FuzzCase, type OpName } from './helpers/fuzzReplies';
 import { startFuzzServer, WELL_FORMED_FRAMINGS, type FuzzServer } from './helpers/fuzzServer';
 import { assertNoSecrets } from './helpers/rawServer';

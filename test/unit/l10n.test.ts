@@ -1,7 +1,8 @@
 // The extension's messages are in l10n/bundle.l10n.json, generated from the sources by
-// scripts/l10n-bundle.mjs; this fails when the bundle is out of date or when a translated call
-// has a message that is not a literal (a translator could never see it). Also: the translator
-// parameter of the modules without `vscode` is really used.
+// scripts/l10n-bundle.mjs (@vscode/l10n-dev for the vscode.l10n.t calls, plus the translator
+// parameter's `t(…)` calls and the site form's texts); this fails when the bundle is out of date
+// or when a translated call has a message that is not a literal (a translator could never see
+// it). Also: the translator parameter of the modules without `vscode` is really used.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,10 +15,14 @@ import { english, formatMessage, type Translate } from '../../src/util/l10n';
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
 interface L10nBundle {
-  check(): string[];
-  build(): { text: string; bundle: Record<string, unknown>; problems: string[] };
-  scanSource(rel: string, source: string): { messages: Map<string, unknown>; problems: string[] };
+  check(bundleText?: string): Promise<string[]>;
+  build(): Promise<{ text: string; bundle: Record<string, unknown>; problems: string[] }>;
+  scanSource(rel: string, source: string): { messages: Set<string>; problems: string[] };
   DYNAMIC: { file: string; arg: string }[];
+}
+
+interface L10nDev {
+  getL10nJson(files: { contents: string; extension: string }[]): Promise<Record<string, unknown>>;
 }
 
 function load(): Promise<L10nBundle> {
@@ -34,8 +39,19 @@ describe('l10n (scripts/l10n-bundle.mjs, l10n/bundle.l10n.json)', () => {
     l10n = await load();
   });
 
-  it('the bundle is up to date, every message is a literal and its placeholders match its arguments', () => {
-    assert.deepEqual(l10n.check(), []);
+  it('the bundle is up to date, every message is a literal and its placeholders match its arguments', async () => {
+    assert.deepEqual(await l10n.check(), []);
+  });
+
+  it('a message missing from the bundle is caught: a vscode.l10n.t one (l10n-dev) and a translator parameter’s t() one (the script’s addition)', async () => {
+    const file = fs.readFileSync(path.join(repoRoot, 'l10n', 'bundle.l10n.json'), 'utf8');
+    const bundle = JSON.parse(file) as Record<string, unknown>;
+    // 'Sign In…' is a vscode.l10n.t message (src/auth); 'just now' only a t() one (src/revisions/time.ts).
+    for (const k of ['Sign In…', 'just now']) assert.ok(k in bundle, k);
+    delete bundle['Sign In…'];
+    delete bundle['just now'];
+    const problems = await l10n.check(`${JSON.stringify(bundle, null, 2)}\n`);
+    assert.ok(problems.some((p) => p.includes('lacks') && p.includes('"Sign In…"') && p.includes('"just now"')), problems.join('\n'));
   });
 
   it('the bundle maps every message to itself (English) and holds the site form’s texts', () => {
@@ -75,11 +91,20 @@ describe('l10n (scripts/l10n-bundle.mjs, l10n/bundle.l10n.json)', () => {
     assert.deepEqual(scan("vscode.l10n.t('Press {0} to save.');"), [], 'a template for someone else');
   });
 
-  it('the object form: a literal message and comment, looked up as "message/comment"', () => {
-    const r = l10n.scanSource('src/x.ts', "vscode.l10n.t({ message: 'Open {0}', args: [a], comment: ['{0} is a file name'] });");
-    assert.deepEqual(r.problems, []);
-    assert.deepEqual(r.messages.get('Open {0}/{0} is a file name'), { message: 'Open {0}', comment: ['{0} is a file name'] });
+  it('the object form: l10n-dev keys it "message/comment"; its message must be a literal', async () => {
+    // l10n-dev follows the name `vscode` is imported as.
+    const source = "import * as vscode from 'vscode';\nvscode.l10n.t({ message: 'Open {0}', args: [a], comment: ['{0} is a file name'] });";
+    const dev = (await import(pathToFileURL(require.resolve('@vscode/l10n-dev')).href)) as L10nDev;
+    assert.deepEqual(await dev.getL10nJson([{ contents: source, extension: '.ts' }]), { 'Open {0}/{0} is a file name': { message: 'Open {0}', comment: ['{0} is a file name'] } });
+    assert.deepEqual(l10n.scanSource('src/x.ts', source).problems, []);
     assert.equal(l10n.scanSource('src/x.ts', 'vscode.l10n.t({ message: m, comment: "c" });').problems.length, 1);
+  });
+
+  it('collects the translator parameter’s t() messages, which l10n-dev does not see', async () => {
+    const source = "import * as vscode from 'vscode';\nexport function f(t: Translate) { return t('in {0} days', 3) + vscode.l10n.t('Saved.'); }";
+    assert.deepEqual([...l10n.scanSource('src/x.ts', source).messages], ['in {0} days']);
+    const dev = (await import(pathToFileURL(require.resolve('@vscode/l10n-dev')).href)) as L10nDev;
+    assert.deepEqual(await dev.getL10nJson([{ contents: source, extension: '.ts' }]), { 'Saved.': 'Saved.' });
   });
 
   it('the pure modules translate through their `t` parameter and default to English', () => {
