@@ -100,10 +100,9 @@ function isDigit(c: number): boolean {
 /**
  * Natural order without allocating: runs of digits compare by value ("file2" before "file10"),
  * letters case- and accent-insensitively; names equal that way fall back to code-unit order,
- * so the order is total and deterministic. With `pathMode`, `/` sorts before every other
- * character, so paths compare segment by segment.
+ * so the order is total and deterministic.
  */
-function compareNatural(a: string, b: string, pathMode: boolean): number {
+function compareNatural(a: string, b: string): number {
   const la = a.length;
   const lb = b.length;
   let i = 0;
@@ -130,8 +129,8 @@ function compareNatural(a: string, b: string, pathMode: boolean): number {
       continue;
     }
     if (ca !== cb) {
-      const fa = pathMode && ca === 47 ? -1 : fold(ca);
-      const fb = pathMode && cb === 47 ? -1 : fold(cb);
+      const fa = fold(ca);
+      const fb = fold(cb);
       if (fa !== fb) return fa - fb;
     }
     i++;
@@ -143,12 +142,7 @@ function compareNatural(a: string, b: string, pathMode: boolean): number {
 
 /** Natural order ("file2" before "file10", case-insensitive), with a deterministic tie-break. */
 export function naturalCompare(a: string, b: string): number {
-  return a === b ? 0 : compareNatural(a, b, false);
-}
-
-/** Natural order of `/`-separated paths, segment by segment. */
-export function naturalComparePaths(a: string, b: string): number {
-  return a === b ? 0 : compareNatural(a, b, true);
+  return a === b ? 0 : compareNatural(a, b);
 }
 
 // C0/C1 controls, DEL, line/paragraph separators, bidi controls and lone surrogates are shown
@@ -276,14 +270,3 @@ export function flatFiles(model: FolderModel): readonly FileEntry[] {
 }
 
 const flatCache = new WeakMap<FolderModel, FileEntry[]>();
-
-/** Finds a folder by its key ('' is the root). */
-export function findFolder(model: FolderModel, key: string): FolderEntry | undefined {
-  if (!key) return model.root;
-  let f: FolderEntry | undefined = model.root;
-  for (const name of key.split('/')) {
-    f = f.folders.find((x) => x.name === name);
-    if (!f) return undefined;
-  }
-  return f;
-}

@@ -14,8 +14,6 @@ export interface SiteCommandDeps {
   session: Session;
   model: SitesModel;
   notifier: Notifier;
-  /** Called after a save or delete with the site id concerned. */
-  onSaved?: (siteId: string) => void;
   /** Called (and awaited) once a site is deleted on the service: what refers to it locally is forgotten. */
   onDeleted?: (siteId: string) => unknown;
 }
@@ -136,9 +134,7 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     if (watched.has(handle)) return handle;
     watched.add(handle);
     void handle.done.then((r) => {
-      if (!r) return;
-      model.refresh();
-      deps.onSaved?.(r.siteId);
+      if (r) model.refresh();
     });
     return handle;
   };
@@ -182,7 +178,6 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       // Its folder mapping and compare selection go: a later site may be given the same id.
       await Promise.resolve(deps.onDeleted?.(site.id)).catch(() => undefined);
       model.refresh();
-      deps.onSaved?.(site.id);
       return true;
     }),
     vscode.commands.registerCommand('siteRevisions.openWebUrl', async (arg?: unknown) => {

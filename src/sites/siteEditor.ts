@@ -318,7 +318,7 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
     if (saving) return;
     remember(values);
     edited = passwordEdited;
-    const errors = validate(values, mode).map((e) => ({ ...e, message: formText(e.message) }));
+    const errors = validate(values).map((e) => ({ ...e, message: formText(e.message) }));
     if (errors.length > 0) {
       post({ type: 'errors', errors });
       return;

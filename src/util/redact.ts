@@ -15,10 +15,6 @@ export class Redactor {
     if (secret && secret.length >= 3) this.secrets.add(secret);
   }
 
-  remove(secret: string | undefined): void {
-    if (secret) this.secrets.delete(secret);
-  }
-
   redact(text: string): string {
     let out = text;
     for (const [re, rep] of PATTERNS) out = out.replace(re, rep);
