@@ -170,10 +170,6 @@ export function displaySegments(raw: string): string[] {
   return out.length ? out : [EMPTY_NAME];
 }
 
-/** The display path of a raw path (segments joined with `/`). */
-export function displayPath(raw: string): string {
-  return isClean(raw) ? raw : displaySegments(raw).join('/');
-}
 
 function cmpFolder(a: FolderEntry, b: FolderEntry): number {
   return naturalCompare(a.name, b.name);
