@@ -21,6 +21,18 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    rules: { 'no-console': 'error' },
+    rules: {
+      'no-console': 'error',
+      // Notifications render [text](link) as live links: every message goes through
+      // src/ui/messages.ts, whose types only take text with inert values (see there).
+      'no-restricted-properties': ['error', ...['showInformationMessage', 'showWarningMessage', 'showErrorMessage'].map((property) => ({
+        property,
+        message: 'Use showInfo/showWarning/showError of src/ui/messages.ts: they only accept text whose interpolated values went through plain().',
+      }))],
+    },
+  },
+  {
+    files: ['src/ui/messages.ts'],
+    rules: { 'no-restricted-properties': 'off' },
   },
 );

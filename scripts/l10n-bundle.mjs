@@ -2,7 +2,8 @@
 // Generates l10n/bundle.l10n.json, the extension's messages (English source → English), from
 // the sources: every `l10n.t(…)` call in src/**/*.ts (`vscode.l10n.t('…', …)`, also the object
 // form `l10n.t({ message, args, comment })`), every `t(…)` call (the translator parameter of the
-// modules that run without `vscode`, see src/util/l10n.ts), and the texts of the site form
+// modules that run without `vscode`, see src/util/l10n.ts), every `message(…)` call (the texts
+// of notifications and dialogs, see src/ui/messages.ts), and the texts of the site form
 // (siteForm.ts formTexts(), read from the compiled out/src/sites/siteForm.js).
 //
 //   node scripts/l10n-bundle.mjs           check: exit 1 (and say what differs) when the bundle is out of date
@@ -35,6 +36,8 @@ export const DYNAMIC = [
   { file: 'src/l10n.ts', arg: 'message' },
   // The site form's labels, help, option labels and rule messages: formTexts() lists them.
   { file: 'src/sites/siteEditor.ts', arg: 'text' },
+  // The messages of notifications and dialogs: collected from the `message('literal', …)` calls.
+  { file: 'src/ui/messages.ts', arg: 'template' },
 ];
 
 function sourceFiles(dir = path.join(root, 'src')) {
@@ -47,10 +50,10 @@ function sourceFiles(dir = path.join(root, 'src')) {
   return out.sort();
 }
 
-/** `vscode.l10n.t`, `l10n.t` or a translator parameter `t`. */
+/** `vscode.l10n.t`, `l10n.t`, a translator parameter `t`, or `message` of src/ui/messages.ts. */
 function isTranslateCall(node) {
   const e = node.expression;
-  if (ts.isIdentifier(e)) return e.text === 't';
+  if (ts.isIdentifier(e)) return e.text === 't' || e.text === 'message';
   if (!ts.isPropertyAccessExpression(e) || e.name.text !== 't') return false;
   const obj = e.expression;
   return (ts.isIdentifier(obj) && obj.text === 'l10n') || (ts.isPropertyAccessExpression(obj) && obj.name.text === 'l10n');

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Credentials } from '../api/types';
 import { readSettings, setServiceUrl } from '../config';
 import type { Log } from '../log';
+import { message, plain, showError, showInfo } from '../ui/messages';
 import { describeError } from '../ui/notify';
 import { isLoopbackHost } from '../api/http';
 import { normaliseServiceUrl, type Session } from './session';
@@ -83,7 +84,7 @@ export function registerAuthCommands(session: Session, log: Log): vscode.Disposa
         if (!input) return false;
         try {
           await signInWith(session, input);
-          void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to Site Revisions as {0}.', input.email));
+          void showInfo(message('Signed in to Site Revisions as {0}.', plain(input.email)));
           return true;
         } catch (e) {
           const d = describeError(e);
@@ -91,7 +92,7 @@ export function registerAuthCommands(session: Session, log: Log): vscode.Disposa
           prev = input;
           const tryAgain = vscode.l10n.t('Try Again');
           const showLog = vscode.l10n.t('Show Log');
-          const again = await vscode.window.showErrorMessage(vscode.l10n.t('Sign-in failed: {0}', d.message), tryAgain, showLog);
+          const again = await showError(message('Sign-in failed: {0}', plain(d.message)), tryAgain, showLog);
           if (again === showLog) log.show();
           if (again !== tryAgain) return false;
         }

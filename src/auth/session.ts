@@ -9,6 +9,7 @@ import { readProxySettings, readSettings } from '../config';
 import type { Log } from '../log';
 import { proxyResolver } from '../net/proxy';
 import { readCaFile } from '../net/tls';
+import { message, showWarning } from '../ui/messages';
 
 /** What is remembered outside SecretStorage: never a password or key. */
 export interface Account {
@@ -140,8 +141,7 @@ export class Session implements vscode.Disposable {
     if (this._state !== 'expired') this.setState('expired');
     if (this.reauthPrompt) return;
     this.log.warn('The service no longer accepts the stored credentials (HTTP 401).');
-    this.reauthPrompt = vscode.window
-      .showWarningMessage(vscode.l10n.t('Site Revisions: the service did not accept your credentials. Sign in again to continue.'), vscode.l10n.t('Sign In…'))
+    this.reauthPrompt = showWarning(message('Site Revisions: the service did not accept your credentials. Sign in again to continue.'), vscode.l10n.t('Sign In…'))
       .then((choice) => {
         this.reauthPrompt = undefined;
         if (choice) void vscode.commands.executeCommand('siteRevisions.signIn');

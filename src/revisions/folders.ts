@@ -2,6 +2,7 @@
 // paths returned by Get Revision Files. Paths are data from the service: they are only split on
 // `/` for display — never resolved (`..` is a folder literally named "..", a backslash is part of
 // a name) — and every file keeps its exact raw path, which is what the service is asked about.
+import { displayText, hasUnsafeChars } from '../util/text';
 
 export interface FileEntry {
   readonly kind: 'file';
@@ -145,20 +146,9 @@ export function naturalCompare(a: string, b: string): number {
   return a === b ? 0 : compareNatural(a, b);
 }
 
-// C0/C1 controls, DEL, line/paragraph separators, bidi controls and lone surrogates are shown
-// as U+FFFD so a name can neither break a line, reorder what is displayed around it, nor make
-// an invalid URI.
-const UNSAFE_TEST = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const UNSAFE_ALL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** Text from the service made safe to display on one line (never used to touch the file system). */
-export function displayText(s: string): string {
-  return UNSAFE_TEST.test(s) ? s.replace(UNSAFE_ALL, '\uFFFD') : s;
-}
-
 /** A raw path whose display path is itself: not empty, no empty segment, no unsafe character. */
 function isClean(raw: string): boolean {
-  return raw !== '' && raw.charCodeAt(0) !== 47 && raw.charCodeAt(raw.length - 1) !== 47 && !raw.includes('//') && !UNSAFE_TEST.test(raw);
+  return raw !== '' && raw.charCodeAt(0) !== 47 && raw.charCodeAt(raw.length - 1) !== 47 && !raw.includes('//') && !hasUnsafeChars(raw);
 }
 
 /** The display segments of a raw path: split on `/`, empty segments dropped, nothing resolved. */

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { isApiError, type HttpStatusError, type NetworkError } from '../api/errors';
 import type { SaveSiteResult, Site, SiteFields } from '../api/types';
 import type { Session } from '../auth/session';
+import { message, plain, showWarning } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
 import { openSiteEditor, type SiteEditorHandle } from './siteEditor';
 import type { SitesModel } from './sitesModel';
@@ -163,16 +164,16 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       const site = await siteArg(model, arg, vscode.l10n.t('Site to delete'));
       if (!site) return false;
       const del = vscode.l10n.t('Delete');
-      const choice = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Delete the site “{0}”?', site.name),
-        { modal: true, detail: vscode.l10n.t('The site and its revision history are deleted on the service. Files on your computer are not touched.') },
+      const choice = await showWarning(
+        message('Delete the site “{0}”?', plain(site.name)),
+        { modal: true, detail: message('The site and its revision history are deleted on the service. Files on your computer are not touched.') },
         del,
       );
       if (choice !== del) return false;
       try {
         await vscode.window.withProgress({ location: { viewId: 'siteRevisions.sites' } }, () => session.call((c) => c.deleteSite(site.id)));
       } catch (e) {
-        void notifier.error(vscode.l10n.t('Could not delete “{0}”', site.name), e);
+        void notifier.error(message('Could not delete “{0}”', plain(site.name)), e);
         return false;
       }
       // Its folder mapping and compare selection go: a later site may be given the same id.
@@ -184,7 +185,7 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       const site = await siteArg(model, arg, vscode.l10n.t('Site whose web URL to open'));
       if (!site) return false;
       if (!isWebUrl(site.web_url)) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('“{0}” has no web URL (http or https). Edit the site to add one.', site.name), vscode.l10n.t('Edit Site')).then((c) => {
+        void showWarning(message('“{0}” has no web URL (http or https). Edit the site to add one.', plain(site.name)), vscode.l10n.t('Edit Site')).then((c) => {
           if (c) void vscode.commands.executeCommand('siteRevisions.editSite', site.id);
         });
         return false;

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { isApiError, type ApiError } from '../api/errors';
 import type { Log } from '../log';
+import { message, plain, showError, type MessageText } from './messages';
 
 export type NextStep = 'retry' | 'signIn' | 'settings' | 'log';
 
@@ -49,7 +50,7 @@ export class Notifier {
    * Cancellations are silent; auth failures are left to the session's single sign-in prompt.
    * `retry` runs when the user picks Retry.
    */
-  async error(context: string, e: unknown, retry?: () => unknown): Promise<void> {
+  async error(context: MessageText, e: unknown, retry?: () => unknown): Promise<void> {
     if (isApiError(e) && e.kind === 'cancelled') return;
     const d = describeError(e);
     this.log.error(`${context}: ${d.message}`);
@@ -59,7 +60,7 @@ export class Notifier {
     try {
       const labels = actions();
       const items = d.next.filter((n) => n !== 'retry' || retry).map((n) => labels[n]);
-      const pick = await vscode.window.showErrorMessage(`${context}: ${d.message}`, ...items);
+      const pick = await showError(message('{0}: {1}', context, plain(d.message)), ...items);
       if (pick === labels.retry) retry?.();
       else if (pick === labels.signIn) void vscode.commands.executeCommand('siteRevisions.signIn');
       else if (pick === labels.settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'siteRevisions');

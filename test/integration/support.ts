@@ -34,6 +34,35 @@ export function stubWindow<K extends keyof typeof vscode.window>(name: K, impl: 
   };
 }
 
+export interface ShownMessage {
+  severity: 'info' | 'warning' | 'error';
+  message: string;
+  modal: boolean;
+  detail?: string;
+  items: string[];
+}
+
+/**
+ * Records every message the extension shows through vscode.window. Non-modal ones are passed on
+ * to VS Code, so the workbench draws them (read them with screen().notifications()); a modal
+ * dialog cannot be clicked from here, so `answer` answers it. `restore()` puts the window back.
+ */
+export function spyMessages(answer: (m: ShownMessage) => string | undefined = () => undefined): { shown: ShownMessage[]; restore(): void } {
+  const shown: ShownMessage[] = [];
+  const names = { info: 'showInformationMessage', warning: 'showWarningMessage', error: 'showErrorMessage' } as const;
+  const restores = (Object.keys(names) as (keyof typeof names)[]).map((severity) => {
+    const original = vscode.window[names[severity]] as (...a: unknown[]) => Thenable<unknown>;
+    return stubWindow(names[severity], ((message: string, ...rest: unknown[]) => {
+      const options = rest[0] && typeof rest[0] === 'object' ? (rest[0] as vscode.MessageOptions) : undefined;
+      const items = (options ? rest.slice(1) : rest).map((i) => (typeof i === 'string' ? i : String((i as { title?: unknown }).title)));
+      const m: ShownMessage = { severity, message, modal: options?.modal === true, ...(options?.detail !== undefined ? { detail: options.detail } : {}), items };
+      shown.push(m);
+      return m.modal ? Promise.resolve(answer(m)) : original.call(vscode.window, message, ...rest);
+    }) as never);
+  });
+  return { shown, restore: () => restores.forEach((r) => r()) };
+}
+
 /** True once a webview panel has been closed (its webview throws when touched). */
 export function isDisposed(panel: vscode.WebviewPanel): boolean {
   try {
