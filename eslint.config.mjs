@@ -16,6 +16,13 @@ export default tseslint.config(
     },
   },
   {
+    // Typed rules: every promise is awaited, returned or handed to something that handles its
+    // failure (`void` does not count: a rejection would be silent).
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false, checkThenables: true }] },
+  },
+  {
     files: ['src/api/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api must not depend on vscode.' }] }] },
   },

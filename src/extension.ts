@@ -1,7 +1,7 @@
 // Wires the features together. Activation makes no network call and does not load undici:
 // the first request does.
 import * as vscode from 'vscode';
-import { autoSignIn, registerAuthCommands } from './auth/commands';
+import { registerAuthCommands, startSession } from './auth/commands';
 import { Session } from './auth/session';
 import { onDidChangeSettings } from './config';
 import { Log } from './log';
@@ -11,6 +11,7 @@ import { SitesTreeProvider } from './sites/sitesTree';
 import { createSitesView } from './sites/sitesView';
 import { Notifier } from './ui/notify';
 import { registerRevisions, type RevisionsApi } from './revisions';
+import { setBackgroundSink } from './util/background';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
@@ -43,9 +44,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const tree = new SitesTreeProvider(model, log);
   const { view, disposables: viewDisposables } = createSitesView(model, tree);
   const notifier = new Notifier(log);
+  // Work nobody waits for (context keys, progress, messages) reports its failures to the log.
+  setBackgroundSink((what, e) => log.error(`${what} failed:`, e));
 
   context.subscriptions.push(
     log,
+    { dispose: () => setBackgroundSink(undefined) },
     session,
     model,
     tree,
@@ -66,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const revisions = registerRevisions({ context, session, model, tree, log, notifier });
 
   // Secrets are read asynchronously; the view shows its welcome content until then.
-  const ready = session.restore().then(() => autoSignIn(session, log));
+  const ready = startSession(session, log, notifier);
   return TEST_HOOKS ? { context, session, model, tree, view, log, editors, revisions, ready } : undefined;
 }
 

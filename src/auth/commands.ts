@@ -6,7 +6,8 @@ import type { Credentials } from '../api/types';
 import { readSettings, setServiceUrl } from '../config';
 import type { Log } from '../log';
 import { message, plain, showError, showInfo } from '../ui/messages';
-import { describeError } from '../ui/notify';
+import { describeError, type Notifier } from '../ui/notify';
+import { background } from '../util/background';
 import { isLoopbackHost } from '../api/http';
 import { normaliseServiceUrl, type Session } from './session';
 
@@ -84,7 +85,7 @@ export function registerAuthCommands(session: Session, log: Log): vscode.Disposa
         if (!input) return false;
         try {
           await signInWith(session, input);
-          void showInfo(message('Signed in to Site Revisions as {0}.', plain(input.email)));
+          background('Showing the sign-in message', showInfo(message('Signed in to Site Revisions as {0}.', plain(input.email))));
           return true;
         } catch (e) {
           const d = describeError(e);
@@ -102,6 +103,20 @@ export function registerAuthCommands(session: Session, log: Log): vscode.Disposa
       await session.signOut();
     }),
   ];
+}
+
+/**
+ * The start of a session at activation: the remembered account (when its secrets are still in
+ * SecretStorage), then the development sign-in below. Never rejects: a failure (the secret
+ * storage cannot be read…) is shown and logged like any other, and the user stays signed out.
+ */
+export async function startSession(session: Session, log: Log, notifier: Notifier): Promise<void> {
+  try {
+    await session.restore();
+    await autoSignIn(session, log);
+  } catch (e) {
+    notifier.error(message('Could not restore the Site Revisions session'), e);
+  }
 }
 
 /**

@@ -10,6 +10,8 @@ import type { Log } from '../log';
 import { proxyResolver } from '../net/proxy';
 import { readCaFile } from '../net/tls';
 import { message, showWarning } from '../ui/messages';
+import { setContext } from '../ui/context';
+import { background } from '../util/background';
 
 /** What is remembered outside SecretStorage: never a password or key. */
 export interface Account {
@@ -144,7 +146,7 @@ export class Session implements vscode.Disposable {
     this.reauthPrompt = showWarning(message('Site Revisions: the service did not accept your credentials. Sign in again to continue.'), vscode.l10n.t('Sign In…'))
       .then((choice) => {
         this.reauthPrompt = undefined;
-        if (choice) void vscode.commands.executeCommand('siteRevisions.signIn');
+        if (choice) background('Signing in again', vscode.commands.executeCommand('siteRevisions.signIn'));
       });
   }
 
@@ -174,7 +176,7 @@ export class Session implements vscode.Disposable {
   }
 
   private forgetClient(): void {
-    if (this._client) void this._client.dispose();
+    if (this._client) background('Closing the connections of the previous client', this._client.dispose());
     this._client = undefined;
     this.credentials = undefined;
   }
@@ -186,8 +188,8 @@ export class Session implements vscode.Disposable {
 
   private setState(s: SessionState): void {
     this._state = s;
-    void vscode.commands.executeCommand('setContext', 'siteRevisions.signedIn', s !== 'signedOut');
-    void vscode.commands.executeCommand('setContext', 'siteRevisions.sessionExpired', s === 'expired');
+    setContext('siteRevisions.signedIn', s !== 'signedOut');
+    setContext('siteRevisions.sessionExpired', s === 'expired');
     this._onDidChange.fire(s);
   }
 

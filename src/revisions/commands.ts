@@ -8,7 +8,8 @@ import type { Site } from '../api/types';
 import { translate } from '../l10n';
 import type { Log } from '../log';
 import { SiteNode } from '../sites/sitesTree';
-import { message, plain, showError, showInfo, showWarning, type MessageText } from '../ui/messages';
+import { alert, inform, message, plain, showInfo, showWarning, type MessageText } from '../ui/messages';
+import { background } from '../util/background';
 import type { Notifier } from '../ui/notify';
 import type { RevisionsController } from './controller';
 import { RETRY_COMMAND } from './controller';
@@ -74,7 +75,7 @@ export class RevisionCommands {
         try {
           return await fn(...args);
         } catch (e) {
-          void this.deps.notifier.error(title, e, () => vscode.commands.executeCommand(id, ...args));
+          this.deps.notifier.error(title, e, () => vscode.commands.executeCommand(id, ...args));
           return notDone('failed', e instanceof Error ? e.message : String(e));
         }
       });
@@ -101,7 +102,7 @@ export class RevisionCommands {
   private async withRef(arg: unknown, fn: (ref: RevisionRef) => Promise<Outcome>): Promise<Outcome> {
     const ref = await this.refOf(arg);
     if (!ref) {
-      void showInfo(message('Choose a revision in the Sites view, open a revision, or use “{0}”.', message('Revisions of Active File…')));
+      inform(message('Choose a revision in the Sites view, open a revision, or use “{0}”.', message('Revisions of Active File…')));
       return notDone('none');
     }
     return fn(ref);
@@ -171,7 +172,7 @@ export class RevisionCommands {
     }
     if (reason || !w.ok) {
       this.deps.log.warn(`Refused a revision path: ${reason}`);
-      void showError(reason ? plain(reason) : message('The revision path is refused.'));
+      alert(reason ? plain(reason) : message('The revision path is refused.'));
       return notDone('refused', reason);
     }
     return { uri: w.uri, folder: w.folder };
@@ -215,10 +216,14 @@ export class RevisionCommands {
     this.deps.log.info(msg);
     const open = vscode.l10n.t('Open Read-Only');
     const settings = vscode.l10n.t('Change the Limit');
-    void showWarning(msg, open, settings).then(async (pick) => {
-      if (pick === open) for (const r of openable) await this.open(r);
-      else if (pick === settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'diffEditor.maxFileSize');
-    });
+    // What the user picks runs as that command would: its failure is shown like every other.
+    background(
+      'The message about a diff over the size limit',
+      showWarning(msg, open, settings).then(async (pick) => {
+        if (pick === open) for (const r of openable) await vscode.commands.executeCommand('siteRevisions.openRevision', r);
+        else if (pick === settings) await vscode.commands.executeCommand('workbench.action.openSettings', 'diffEditor.maxFileSize');
+      }),
+    );
     return false;
   }
 
@@ -239,10 +244,15 @@ export class RevisionCommands {
       const open = vscode.l10n.t('Open Revision');
       const restore = vscode.l10n.t('Restore Revision…');
       const msg = message('The working file {0} does not exist, so there is nothing to compare with.', plain(shownUri(w.uri)));
-      void showInfo(msg, open, restore).then((pick) => {
-        if (pick === open) void this.open(ref);
-        else if (pick === restore) void this.restore(ref);
-      });
+      // What the user picks runs as that command would: its failure is shown like every other.
+      background(
+        'The message about a missing working file',
+        showInfo(msg, open, restore).then((pick) => {
+          if (pick === open) return vscode.commands.executeCommand('siteRevisions.openRevision', ref);
+          if (pick === restore) return vscode.commands.executeCommand('siteRevisions.restoreRevision', ref);
+          return undefined;
+        }),
+      );
       return notDone('missing', msg);
     }
     const bytes = await this.content(ref);
@@ -258,7 +268,7 @@ export class RevisionCommands {
     const prev = await this.previousOf(ref);
     if (!prev) {
       const msg = message('This is the oldest revision of {0}: there is no previous revision to compare with.', plain(fileName(ref.path)));
-      void showInfo(msg);
+      inform(msg);
       return notDone('none', msg);
     }
     return this.compareTwo(prev, ref);
@@ -287,11 +297,11 @@ export class RevisionCommands {
   async compareWithSelected(ref: RevisionRef): Promise<Outcome> {
     const sel = this.ctl.selected;
     if (!sel) {
-      void showInfo(message('First use “{0}” on a revision.', message('Select for Compare')));
+      inform(message('First use “{0}” on a revision.', message('Select for Compare')));
       return notDone('none');
     }
     if (this.ctl.isSelectedForCompare(ref)) {
-      void showInfo(message('This is the revision selected for compare: choose another one.'));
+      inform(message('This is the revision selected for compare: choose another one.'));
       return notDone('none');
     }
     return this.compareTwo(sel, ref);
@@ -300,7 +310,7 @@ export class RevisionCommands {
   async compareSelected(arg: unknown, all: unknown): Promise<Outcome> {
     const nodes = (Array.isArray(all) ? all : [arg]).filter((n): n is RevisionNode => n instanceof RevisionNode);
     if (nodes.length !== 2) {
-      void showInfo(message('Select exactly two revisions in the Sites view (Ctrl/Cmd+click), then choose “{0}”.', message('Compare Selected Revisions')));
+      inform(message('Select exactly two revisions in the Sites view (Ctrl/Cmd+click), then choose “{0}”.', message('Compare Selected Revisions')));
       return notDone('none');
     }
     return this.compareTwo(nodes[0]!.ref, nodes[1]!.ref);
@@ -313,7 +323,7 @@ export class RevisionCommands {
     const st = await this.statOf(w.uri);
     if (st && !(st.type & vscode.FileType.File)) {
       const msg = message('{0} is a folder, not a file: the revision cannot be restored there.', plain(shownUri(w.uri)));
-      void showError(msg);
+      alert(msg);
       return notDone('refused', msg);
     }
     const exists = !!st;
@@ -335,7 +345,7 @@ export class RevisionCommands {
     const doc = await vscode.workspace.openTextDocument(w.uri);
     await vscode.window.showTextDocument(doc, { preview: false });
     this.deps.log.info(`Restored revision ${ref.item.id} of site ${ref.site.id} into ${shownUri(w.uri)}`);
-    void showInfo(message('Restored {0} to the revision of {1}. Save to keep it; Undo reverts it.', plain(fileName(ref.path)), plain(whenAndWho(ref))));
+    inform(message('Restored {0} to the revision of {1}. Save to keep it; Undo reverts it.', plain(fileName(ref.path)), plain(whenAndWho(ref))));
     this.ctl.tree.changed();
     return ok({ uri: w.uri });
   }
@@ -380,7 +390,7 @@ export class RevisionCommands {
   async revisionsOfActiveFile(arg: unknown): Promise<Outcome> {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     if (!uri) {
-      void showInfo(message('Open a file of a mapped site first.'));
+      inform(message('Open a file of a mapped site first.'));
       return notDone('none');
     }
     const rev = parseRevisionUri(uri);
@@ -398,13 +408,13 @@ export class RevisionCommands {
       if (!site || !(await this.ctl.mapping.ask(site))) return notDone('cancelled');
       found = await this.findFile(uri);
       if (found === 'unmapped') {
-        void showInfo(message('{0} is not inside the folder you chose.', plain(shownUri(uri))));
+        inform(message('{0} is not inside the folder you chose.', plain(shownUri(uri))));
         return notDone('none');
       }
     }
     if (!found.length) {
       const msg = message('No revisions of {0} are stored on the mapped site.', plain(fileName(uri.path)));
-      void showInfo(msg);
+      inform(msg);
       return notDone('none', msg);
     }
     let target = found[0]!;
@@ -460,7 +470,8 @@ export class RevisionCommands {
       qp.onDidTriggerItemButton((e) => {
         const b = e.button as (typeof buttons)[number];
         if (!e.item.ref) return;
-        if (b.action === 'copy') void this.copy(e.item.ref);
+        // Runs as the command: its failure is shown like every other (the pick stays open).
+        if (b.action === 'copy') background('Copy Revision Content', vscode.commands.executeCommand('siteRevisions.copyRevisionContent', e.item.ref));
         else resolve({ ref: e.item.ref, action: b.action });
       });
       qp.onDidAccept(() => resolve(qp.selectedItems[0]?.ref ? { ref: qp.selectedItems[0].ref } : undefined));

@@ -6,6 +6,7 @@ import type { SaveSiteResult, Site, SiteFields } from '../api/types';
 import type { Session } from '../auth/session';
 import { message, plain, showWarning } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
+import { background } from '../util/background';
 import { openSiteEditor, type SiteEditorHandle } from './siteEditor';
 import type { SitesModel } from './sitesModel';
 import { SiteNode, siteDetailRows } from './sitesTree';
@@ -134,9 +135,12 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     // Editing a site that is already open reveals the same panel: attach the handler once.
     if (watched.has(handle)) return handle;
     watched.add(handle);
-    void handle.done.then((r) => {
-      if (r) model.refresh();
-    });
+    background(
+      'Refreshing after a save',
+      handle.done.then((r) => {
+        if (r) model.refresh();
+      }),
+    );
     return handle;
   };
 
@@ -173,7 +177,7 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       try {
         await vscode.window.withProgress({ location: { viewId: 'siteRevisions.sites' } }, () => session.call((c) => c.deleteSite(site.id)));
       } catch (e) {
-        void notifier.error(message('Could not delete “{0}”', plain(site.name)), e);
+        notifier.error(message('Could not delete “{0}”', plain(site.name)), e);
         return false;
       }
       // Its folder mapping and compare selection go: a later site may be given the same id.
@@ -185,9 +189,13 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       const site = await siteArg(model, arg, vscode.l10n.t('Site whose web URL to open'));
       if (!site) return false;
       if (!isWebUrl(site.web_url)) {
-        void showWarning(message('“{0}” has no web URL (http or https). Edit the site to add one.', plain(site.name)), vscode.l10n.t('Edit Site')).then((c) => {
-          if (c) void vscode.commands.executeCommand('siteRevisions.editSite', site.id);
-        });
+        const edit = vscode.l10n.t('Edit Site');
+        background(
+          'The message about a missing web URL',
+          showWarning(message('“{0}” has no web URL (http or https). Edit the site to add one.', plain(site.name)), edit).then((c) =>
+            c === edit ? vscode.commands.executeCommand('siteRevisions.editSite', site.id) : undefined,
+          ),
+        );
         return false;
       }
       return vscode.env.openExternal(vscode.Uri.parse(site.web_url, true));

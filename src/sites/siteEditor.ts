@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { translate } from '../l10n';
 import { message, plain, showError, showWarning } from '../ui/messages';
+import { background } from '../util/background';
 import { SAVE_SITE_FIELDS, SERVER_TYPES, SITE_SECRET_FIELDS, type SaveSiteField, type ServerType, type Site, type SiteFields } from '../api/types';
 import {
   COMMON_FIELDS,
@@ -291,7 +292,8 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
 
   const post = (m: HostMessage): void => {
     posted.push(m);
-    if (!disposed) void panel.webview.postMessage(m).then(undefined, () => undefined);
+    // A webview closed meanwhile refuses the message: nothing is lost, the form is gone.
+    if (!disposed) panel.webview.postMessage(m).then(undefined, () => undefined);
   };
 
   const isDirty = (): boolean =>
@@ -338,7 +340,7 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
       if (disposed) {
         // The panel was closed while saving: nowhere left to show the message in the form.
         resolveDone(undefined);
-        void showError(message('Could not save “{0}”: {1}', plain(values.name.trim()), plain(text)));
+        background('Showing a failed save', showError(message('Could not save “{0}”: {1}', plain(values.name.trim()), plain(text))));
       } else {
         post({ type: 'saveFailed', message: text });
       }

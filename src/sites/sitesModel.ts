@@ -6,6 +6,7 @@ import { isApiError } from '../api/errors';
 import type { Session } from '../auth/session';
 import { InFlight } from '../util/inflight';
 import { describeError } from '../ui/notify';
+import { setContext } from '../ui/context';
 
 export type ViewState = 'signedOut' | 'loading' | 'ready' | 'empty' | 'error' | 'unreachable';
 
@@ -52,7 +53,7 @@ export class SitesModel implements vscode.Disposable {
 
   setFilter(f: string): void {
     this._filter = f.trim();
-    void vscode.commands.executeCommand('setContext', 'siteRevisions.filtered', !!this._filter);
+    setContext('siteRevisions.filtered', !!this._filter);
     this._onDidChange.fire();
   }
 
@@ -116,7 +117,7 @@ export class SitesModel implements vscode.Disposable {
   private setState(s: ViewState): void {
     if (this._state === s) return;
     this._state = s;
-    void vscode.commands.executeCommand('setContext', 'siteRevisions.view', s);
+    setContext('siteRevisions.view', s);
     this._onDidChangeState.fire(s);
   }
 

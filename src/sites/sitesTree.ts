@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { Site, ServerType } from '../api/types';
 import { TreeNode } from '../tree/node';
 import { appendData, dataTooltip } from '../ui/markdown';
+import { background } from '../util/background';
 import type { SitesModel } from './sitesModel';
 
 export const SITES_VIEW = 'siteRevisions.sites';
@@ -147,7 +148,7 @@ export class SitesTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (node) return node.getChildren();
     const load = this.model.visibleSites();
-    void vscode.window.withProgress({ location: { viewId: SITES_VIEW } }, () => load.catch(() => undefined));
+    background('Showing progress in the Sites view', vscode.window.withProgress({ location: { viewId: SITES_VIEW } }, () => load.catch(() => undefined)));
     try {
       this.roots = this.nodesFor(await load);
     } catch {

@@ -9,6 +9,7 @@
 // interpolated value made inert (`message(template, plain(value)…)`), or an inert value itself.
 
 import * as vscode from 'vscode';
+import { background } from '../util/background';
 import { displayText } from '../util/text';
 
 declare const inert: unique symbol;
@@ -78,4 +79,14 @@ export function showError<T extends string>(text: MessageText, ...items: T[]): T
 export function showError<T extends string>(text: MessageText, options: MessageOptions, ...items: T[]): Thenable<T | undefined>;
 export function showError<T extends string>(text: MessageText, ...rest: (MessageOptions | T)[]): Thenable<T | undefined> {
   return show<T>((...a) => win().showErrorMessage(...a), text, rest);
+}
+
+/** Shows an information message without buttons, not waited for (a failure to show it is logged). */
+export function inform(text: MessageText): void {
+  background('Showing a message', showInfo(text));
+}
+
+/** Shows an error message without buttons, not waited for (a failure to show it is logged). */
+export function alert(text: MessageText): void {
+  background('Showing an error message', showError(text));
 }

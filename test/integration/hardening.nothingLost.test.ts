@@ -115,7 +115,10 @@ describe('Hardening: nothing lost', function () {
     await vscode.commands.executeCommand('siteRevisions.createSite');
     const ed = await loadedEditor();
     let settled = false;
-    void ed.done.then(() => (settled = true));
+    ed.done.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     const values = { ...ed.initialState.values, name, server_type: 'FTP', domain: 'slow.example', port: '21', ftp_user: 'slow', ftp_pass: 'Slow-Typed-Pa55', dir: '/www' };
     const edited = { ftp_pass: true, db_password: false };
     const before = await stats();

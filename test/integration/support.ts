@@ -43,11 +43,13 @@ export interface ShownMessage {
 }
 
 /**
- * Records every message the extension shows through vscode.window. Non-modal ones are passed on
- * to VS Code, so the workbench draws them (read them with screen().notifications()); a modal
- * dialog cannot be clicked from here, so `answer` answers it. `restore()` puts the window back.
+ * Records every message the extension shows through vscode.window. `answer` may pick a button
+ * for it (a string, or a promise of one: the message is then not drawn). Otherwise a non-modal
+ * message is passed on to VS Code, so the workbench draws it (read it with
+ * screen().notifications()), and a modal dialog, which cannot be clicked from here, is
+ * dismissed. `restore()` puts the window back.
  */
-export function spyMessages(answer: (m: ShownMessage) => string | undefined = () => undefined): { shown: ShownMessage[]; restore(): void } {
+export function spyMessages(answer: (m: ShownMessage) => string | undefined | Promise<string | undefined> = () => undefined): { shown: ShownMessage[]; restore(): void } {
   const shown: ShownMessage[] = [];
   const names = { info: 'showInformationMessage', warning: 'showWarningMessage', error: 'showErrorMessage' } as const;
   const restores = (Object.keys(names) as (keyof typeof names)[]).map((severity) => {
@@ -57,7 +59,9 @@ export function spyMessages(answer: (m: ShownMessage) => string | undefined = ()
       const items = (options ? rest.slice(1) : rest).map((i) => (typeof i === 'string' ? i : String((i as { title?: unknown }).title)));
       const m: ShownMessage = { severity, message, modal: options?.modal === true, ...(options?.detail !== undefined ? { detail: options.detail } : {}), items };
       shown.push(m);
-      return m.modal ? Promise.resolve(answer(m)) : original.call(vscode.window, message, ...rest);
+      const picked = answer(m);
+      if (picked !== undefined || m.modal) return Promise.resolve(picked);
+      return original.call(vscode.window, message, ...rest);
     }) as never);
   });
   return { shown, restore: () => restores.forEach((r) => r()) };
