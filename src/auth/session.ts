@@ -22,9 +22,12 @@ export interface Account {
 export type SessionState = 'signedOut' | 'signedIn' | 'expired';
 
 const ACCOUNT_KEY = 'siteRevisions.account';
+/** The SecretStorage keys this extension has stored (the keys name an origin and an email, never a secret). */
+const SECRET_KEYS = 'siteRevisions.secretKeys';
+const SECRET_PREFIX = 'siteRevisions:';
 
 export function secretKey(serviceUrl: string, email: string, what: 'password' | 'apiKey'): string {
-  return `siteRevisions:${new URL(serviceUrl).origin}:${email.toLowerCase()}:${what}`;
+  return `${SECRET_PREFIX}${new URL(serviceUrl).origin}:${email.toLowerCase()}:${what}`;
 }
 
 /** Validates and normalises a service URL typed by the user; returns an error message or the URL. */
@@ -96,28 +99,53 @@ export class Session implements vscode.Disposable {
       sub?.dispose();
     }
     await trial.dispose();
-    const s = this.context.secrets;
-    await s.store(secretKey(account.serviceUrl, account.email, 'password'), creds.password);
-    if (creds.apiKey) await s.store(secretKey(account.serviceUrl, account.email, 'apiKey'), creds.apiKey);
-    else await s.delete(secretKey(account.serviceUrl, account.email, 'apiKey'));
+    const keep = [secretKey(account.serviceUrl, account.email, 'password')];
+    await this.storeSecret(keep[0]!, creds.password);
+    if (creds.apiKey) {
+      keep.push(secretKey(account.serviceUrl, account.email, 'apiKey'));
+      await this.storeSecret(keep[1]!, creds.apiKey);
+    }
     await this.context.globalState.update(ACCOUNT_KEY, account);
+    // Another account, another service URL or no API key any more: the previous secrets go.
+    await this.deleteSecrets(keep);
     this.use(account, { ...creds, email: account.email });
     this.log.info(`Signed in to ${new URL(account.serviceUrl).origin} as ${account.email}`);
     this.setState('signedIn');
   }
 
-  /** Forgets the secrets of the current account and the remembered account. */
+  /** Forgets every secret this extension stored and the remembered account. */
   async signOut(): Promise<void> {
-    const acc = this._account ?? this.context.globalState.get<Account>(ACCOUNT_KEY);
-    if (acc) {
-      await this.context.secrets.delete(secretKey(acc.serviceUrl, acc.email, 'password'));
-      await this.context.secrets.delete(secretKey(acc.serviceUrl, acc.email, 'apiKey'));
-    }
+    await this.deleteSecrets([]);
     await this.context.globalState.update(ACCOUNT_KEY, undefined);
     this.forgetClient();
     this._account = undefined;
     this.log.info('Signed out');
     this.setState('signedOut');
+  }
+
+  /** Stores a secret and remembers its key (for deleteSecrets). */
+  private async storeSecret(key: string, value: string): Promise<void> {
+    const known = this.context.globalState.get<string[]>(SECRET_KEYS) ?? [];
+    if (!known.includes(key)) await this.context.globalState.update(SECRET_KEYS, [...known, key]);
+    await this.context.secrets.store(key, value);
+  }
+
+  /**
+   * Deletes every secret this extension stored except those under `keep`: the keys it
+   * remembered, those of the remembered account (stored before keys were remembered), and where
+   * VS Code can list them, every key of this extension's storage with our prefix.
+   */
+  private async deleteSecrets(keep: readonly string[]): Promise<void> {
+    const s = this.context.secrets;
+    const keys = new Set(this.context.globalState.get<string[]>(SECRET_KEYS) ?? []);
+    for (const acc of [this._account, this.context.globalState.get<Account>(ACCOUNT_KEY)]) {
+      if (acc) for (const what of ['password', 'apiKey'] as const) keys.add(secretKey(acc.serviceUrl, acc.email, what));
+    }
+    const list = (s as Partial<{ keys(): Thenable<string[]> }>).keys;
+    if (typeof list === 'function') for (const k of await list.call(s)) if (k.startsWith(SECRET_PREFIX)) keys.add(k);
+    for (const k of keep) keys.delete(k);
+    for (const k of keys) await s.delete(k);
+    await this.context.globalState.update(SECRET_KEYS, keep.length ? [...keep] : undefined);
   }
 
   /** The client of the signed-in account; throws AuthError when signed out. */
