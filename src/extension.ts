@@ -59,7 +59,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
     ...registerSiteCommands({ extensionUri: context.extensionUri, session, model, notifier, onDeleted: (id) => revisions.forgetSite(id) }),
     vscode.commands.registerCommand('siteRevisions.showLog', () => log.show()),
     session.onDidChange((s) => {
-      if (s !== 'expired') model.clear();
+      if (s === 'expired') model.markExpired();
+      else model.clear();
     }),
     onDidChangeSettings((e) => {
       if (e.affectsConfiguration('siteRevisions.requestTimeoutSeconds') || e.affectsConfiguration('siteRevisions.caFile')) session.reconfigure();

@@ -25,6 +25,15 @@ const ACCOUNT_KEY = 'siteRevisions.account';
 /** The SecretStorage keys this extension has stored (the keys name an origin and an email, never a secret). */
 const SECRET_KEYS = 'siteRevisions.secretKeys';
 const SECRET_PREFIX = 'siteRevisions:';
+/**
+ * The account (serviceUrl|email) whose credentials the service refused: they are not sent again,
+ * not even after a restart, until the user signs in.
+ */
+const EXPIRED_KEY = 'siteRevisions.expiredAccount';
+
+function accountId(a: Account): string {
+  return `${a.serviceUrl}|${a.email.toLowerCase()}`;
+}
 
 export function secretKey(serviceUrl: string, email: string, what: 'password' | 'apiKey'): string {
   return `${SECRET_PREFIX}${new URL(serviceUrl).origin}:${email.toLowerCase()}:${what}`;
@@ -54,6 +63,7 @@ export class Session implements vscode.Disposable {
   private _account: Account | undefined;
   private credentials: Credentials | undefined;
   private _client: SiteRevisionClient | undefined;
+  /** The "sign in again" message while it is on screen (one per expiry, not one per request). */
   private reauthPrompt: Thenable<unknown> | undefined;
 
   constructor(
@@ -76,7 +86,9 @@ export class Session implements vscode.Disposable {
     if (!password) return this.setState('signedOut');
     const apiKey = await this.context.secrets.get(secretKey(acc.serviceUrl, acc.email, 'apiKey'));
     this.use(acc, { email: acc.email, password, ...(apiKey ? { apiKey } : {}) });
-    this.setState('signedIn');
+    // Refused before the restart: still refused until the user signs in (no request to find out).
+    if (this.context.globalState.get<string>(EXPIRED_KEY) === accountId(acc)) return this.setState('expired');
+    this.signedIn();
   }
 
   /**
@@ -109,7 +121,14 @@ export class Session implements vscode.Disposable {
     // Another account, another service URL or no API key any more: the previous secrets go.
     await this.deleteSecrets(keep);
     this.use(account, { ...creds, email: account.email });
+    await this.context.globalState.update(EXPIRED_KEY, undefined);
     this.log.info(`Signed in to ${new URL(account.serviceUrl).origin} as ${account.email}`);
+    this.signedIn();
+  }
+
+  /** Signed in, however it happened: a "sign in again" message still on screen is history. */
+  private signedIn(): void {
+    this.reauthPrompt = undefined;
     this.setState('signedIn');
   }
 
@@ -117,6 +136,7 @@ export class Session implements vscode.Disposable {
   async signOut(): Promise<void> {
     await this.deleteSecrets([]);
     await this.context.globalState.update(ACCOUNT_KEY, undefined);
+    await this.context.globalState.update(EXPIRED_KEY, undefined);
     this.forgetClient();
     this._account = undefined;
     this.log.info('Signed out');
@@ -156,26 +176,45 @@ export class Session implements vscode.Disposable {
 
   /**
    * Runs a service call. An AuthError (HTTP 401) marks the session expired and asks the user
-   * once to sign in again — not once per failing request — then rethrows.
+   * once to sign in again — not once per failing request — then rethrows. While the session is
+   * expired nothing is sent (the refused password would be sent again and again, and an account
+   * can lock after a few refusals): the call fails at once with an AuthError, until the user
+   * signs in.
    */
   async call<T>(fn: (client: SiteRevisionClient) => Promise<T>): Promise<T> {
+    if (this._state === 'expired') {
+      this.expire();
+      throw new AuthError('Site Revisions', 'the service refused the stored credentials: sign in again');
+    }
     try {
       return await fn(this.client);
     } catch (e) {
-      if (isApiError(e) && e.kind === 'auth' && this._state !== 'signedOut') this.expire();
+      if (isApiError(e) && e.kind === 'auth' && this._state !== 'signedOut') {
+        this.log.warn('The service no longer accepts the stored credentials (HTTP 401); nothing more is sent with them until you sign in.');
+        const acc = this._account;
+        if (acc) background('Remembering the refused credentials', this.context.globalState.update(EXPIRED_KEY, accountId(acc)));
+        this.expire();
+      }
       throw e;
     }
   }
 
+  /** Marks the session expired and asks to sign in again, unless that message is already on screen. */
   private expire(): void {
     if (this._state !== 'expired') this.setState('expired');
     if (this.reauthPrompt) return;
-    this.log.warn('The service no longer accepts the stored credentials (HTTP 401).');
-    this.reauthPrompt = showWarning(message('Site Revisions: the service did not accept your credentials. Sign in again to continue.'), vscode.l10n.t('Sign In…'))
-      .then((choice) => {
+    const prompt: Thenable<unknown> = showWarning(message('Site Revisions: the service did not accept your credentials. Sign in again to continue.'), vscode.l10n.t('Sign In…')).then(
+      (choice) => {
+        if (this.reauthPrompt !== prompt) return; // signed in meanwhile, some other way
         this.reauthPrompt = undefined;
         if (choice) background('Signing in again', vscode.commands.executeCommand('siteRevisions.signIn'));
-      });
+      },
+      (e: unknown) => {
+        if (this.reauthPrompt === prompt) this.reauthPrompt = undefined;
+        this.log.error('Showing the sign-in message failed:', e);
+      },
+    );
+    this.reauthPrompt = prompt;
   }
 
   private use(account: Account, creds: Credentials): void {

@@ -8,7 +8,8 @@ import { InFlight } from '../util/inflight';
 import { describeError } from '../ui/notify';
 import { setContext } from '../ui/context';
 
-export type ViewState = 'signedOut' | 'loading' | 'ready' | 'empty' | 'error' | 'unreachable';
+/** `expired`: the service refused the stored credentials; nothing is requested until the user signs in. */
+export type ViewState = 'signedOut' | 'loading' | 'ready' | 'empty' | 'error' | 'unreachable' | 'expired';
 
 export function compareSites(a: Site, b: Site): number {
   return a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }) || a.id.localeCompare(b.id, undefined, { numeric: true });
@@ -85,7 +86,7 @@ export class SitesModel implements vscode.Disposable {
         if (gen === this.generation) {
           this._error = describeError(e).message;
           const unreachable = isApiError(e) && (e.kind === 'network' || e.kind === 'timeout' || (e.kind === 'http' && e.retryable));
-          this.setState(unreachable ? 'unreachable' : 'error');
+          this.setState(this.session.state === 'expired' ? 'expired' : unreachable ? 'unreachable' : 'error');
         }
         throw e;
       }
@@ -102,6 +103,11 @@ export class SitesModel implements vscode.Disposable {
     this.sites = undefined;
     this._onDidRefresh.fire();
     this._onDidChange.fire();
+  }
+
+  /** The service refused the credentials (the session expired): the view says so; a loaded list stays. */
+  markExpired(): void {
+    this.setState('expired');
   }
 
   /** Forgets all data (sign-out). */

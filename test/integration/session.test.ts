@@ -6,8 +6,13 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { secretKey } from '../../src/auth/session';
+import type { Outcome } from '../../src/revisions/commands';
+import type { FileNode, RevisionNode } from '../../src/revisions/nodes';
+import type { SiteNode } from '../../src/sites/sitesTree';
+import type { TreeNode } from '../../src/tree/node';
 import { DEMO } from '../server/demo';
-import { control, signInDemo } from './support';
+import { disposeCopy, freshContext, loadFreshCopy, runningBundle } from './freshCopy';
+import { control, signInDemo, stubWindow } from './support';
 import { ext, testService } from './util';
 
 describe('Session', function () {
@@ -88,5 +93,92 @@ describe('Session', function () {
     }
     assert.equal(api.context.globalState.get('siteRevisions.account'), undefined);
     await signInDemo(url);
+  });
+
+  describe('after the service refuses the credentials (HTTP 401)', () => {
+    const kind = (n: TreeNode): string => String((n.getTreeItem() as vscode.TreeItem).contextValue ?? '');
+    let prompts: string[];
+    let restorePrompt: () => void;
+
+    beforeEach(async () => {
+      await signInDemo(url);
+      // The "sign in again" message stays on screen, unanswered.
+      prompts = [];
+      restorePrompt = stubWindow('showWarningMessage', ((m: string) => {
+        prompts.push(m);
+        return new Promise(() => undefined);
+      }) as never);
+    });
+
+    afterEach(async () => {
+      restorePrompt();
+      if (api.session.state !== 'signedIn') await signInDemo(url);
+    });
+
+    it('nothing more is sent with the refused credentials — refresh, expand, open, background reads — until the user signs in; the prompt shows again on the next expiry', async () => {
+      api.model.refresh();
+      const acme = ((await api.tree.getChildren()) as SiteNode[]).find((n) => n.site.name === 'Acme Corporate')!;
+      const file = (await api.tree.getChildren(acme)).find((n): n is FileNode => kind(n) === 'revisionFile' && (n as FileNode).path === 'index.php')!;
+      const [rev] = (await api.tree.getChildren(file)).filter((n): n is RevisionNode => /^revision(\.|$)/.test(kind(n)));
+      api.revisions.cache.clear();
+
+      // The service signs the account out.
+      await control(url, 'config', { failNext: ['http401'] });
+      api.model.refresh();
+      await api.tree.getChildren();
+      assert.equal(api.session.state, 'expired');
+      assert.equal(api.model.state, 'expired', 'the view can tell an expired session from other failures');
+      assert.equal(prompts.length, 1);
+
+      await control(url, 'reset-stats');
+      await vscode.commands.executeCommand('siteRevisions.refresh');
+      assert.deepEqual(await api.tree.getChildren(), []);
+      const expanded = await api.tree.getChildren(acme);
+      assert.ok(expanded.some((n) => kind(n) === 'revisionError'), 'expanding shows the failure in the tree');
+      const opened = (await vscode.commands.executeCommand('siteRevisions.openRevision', rev)) as Outcome;
+      assert.equal(opened.done, false);
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.readFile(api.revisions.revisionUri({ siteId: rev!.ref.site.id, revisionId: rev!.ref.item.id, path: rev!.ref.path }))));
+      await assert.rejects(api.revisions.store.revisions(acme.site.id, 'README.md'));
+      const { requests } = await control(url, 'stats');
+      assert.deepEqual(requests.map((r) => r.url), [], 'no request after the 401');
+      assert.equal(prompts.length, 1, 'asked once, not once per refused action');
+
+      // Signing in (here without answering that message) sends requests again…
+      await signInDemo(url);
+      assert.equal(api.session.state, 'signedIn');
+      await control(url, 'reset-stats');
+      api.model.refresh();
+      assert.ok((await api.tree.getChildren()).length > 0);
+      assert.equal((await control(url, 'stats')).counts.getSites, 1);
+      // …and the next expiry asks again, although the first message was never answered.
+      await control(url, 'config', { failNext: ['http401'] });
+      api.model.refresh();
+      await api.tree.getChildren();
+      assert.equal(api.session.state, 'expired');
+      assert.equal(prompts.length, 2, `prompts: ${JSON.stringify(prompts)}`);
+    });
+
+    it('a restart does not send the refused credentials either: the session starts expired', async () => {
+      await control(url, 'config', { failNext: ['http401'] });
+      api.model.refresh();
+      await api.tree.getChildren();
+      assert.equal(api.session.state, 'expired');
+      const remembered = api.context.globalState.get<string>('siteRevisions.expiredAccount');
+      assert.ok(remembered, 'the refusal is remembered');
+      // A new copy of the extension, as after a restart, with the same remembered state.
+      const ctx = freshContext(url, DEMO.user.email, DEMO.user.password);
+      await (ctx.globalState as vscode.Memento).update('siteRevisions.expiredAccount', remembered);
+      try {
+        await control(url, 'reset-stats');
+        const copy = loadFreshCopy(runningBundle(), `session${Date.now().toString(36)}`).activate(ctx)!;
+        await copy.ready;
+        assert.equal(copy.session.state, 'expired');
+        await assert.rejects(copy.model.all());
+        assert.equal(copy.model.state, 'expired');
+        assert.deepEqual((await control(url, 'stats')).requests.map((r) => r.url), [], 'no request');
+      } finally {
+        disposeCopy(ctx);
+      }
+    });
   });
 });
