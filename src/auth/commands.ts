@@ -2,6 +2,7 @@
 // API key, verifies them with a real call, and only then stores them (secrets in SecretStorage).
 import * as vscode from 'vscode';
 import { readFileSync } from 'node:fs';
+import { isApiError } from '../api/errors';
 import type { Credentials } from '../api/types';
 import { readSettings, setServiceUrl } from '../config';
 import type { Log } from '../log';
@@ -88,6 +89,11 @@ export function registerAuthCommands(session: Session, log: Log): vscode.Disposa
           background('Showing the sign-in message', showInfo(message('Signed in to Site Revisions as {0}.', plain(input.email))));
           return true;
         } catch (e) {
+          // The user cancelled the check (the progress notification's Cancel): nothing to report.
+          if (isApiError(e) && e.kind === 'cancelled') {
+            log.info('Sign-in cancelled.');
+            return false;
+          }
           const d = describeError(e);
           log.warn(`Sign-in failed: ${d.message}`);
           prev = input;

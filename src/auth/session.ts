@@ -102,6 +102,7 @@ export class Session implements vscode.Disposable {
     const trial = this.makeClient(account.serviceUrl, { ...creds, email: account.email });
     const ac = new AbortController();
     const sub = token?.onCancellationRequested(() => ac.abort());
+    if (token?.isCancellationRequested) ac.abort();
     try {
       await trial.getSites({ signal: ac.signal });
     } catch (e) {

@@ -11,9 +11,10 @@ import type { FileNode, RevisionNode } from '../../src/revisions/nodes';
 import type { SiteNode } from '../../src/sites/sitesTree';
 import type { TreeNode } from '../../src/tree/node';
 import { DEMO } from '../server/demo';
+import { startRawServer } from '../unit/helpers/rawServer';
 import { disposeCopy, freshContext, loadFreshCopy, runningBundle } from './freshCopy';
-import { control, signInDemo, stubWindow } from './support';
-import { ext, testService } from './util';
+import { control, signInDemo, spyMessages, stubWindow } from './support';
+import { ext, testService, waitFor } from './util';
 
 describe('Session', function () {
   this.timeout(60_000);
@@ -179,6 +180,48 @@ describe('Session', function () {
       } finally {
         disposeCopy(ctx);
       }
+    });
+  });
+
+  describe('cancelling sign-in', () => {
+    beforeEach(async () => {
+      await signInDemo(url);
+    });
+
+    it('is quiet: cancelling a prompt, or the progress of the check, shows no error and changes nothing', async () => {
+      const spy = spyMessages(async () => undefined); // every message is recorded and dismissed
+      // The prompts: service URL, email, password, API key. The user presses Escape at the password.
+      let answers: (string | undefined)[] = [url, DEMO.team.email, undefined];
+      const restoreInput = stubWindow('showInputBox', (async () => answers.shift()) as never);
+      // The check is slow (a service that does not answer); the user cancels its progress
+      // notification once the request is under way.
+      const slow = await startRawServer({ delayMs: 60_000, body: { success: true, sites: [] } });
+      const slowKey = secretKey(slow.url, DEMO.team.email, 'password');
+      let cancelled = 0;
+      const restoreProgress = stubWindow('withProgress', (async (_o: vscode.ProgressOptions, task: (p: unknown, t: vscode.CancellationToken) => Promise<unknown>) => {
+        const cts = new vscode.CancellationTokenSource();
+        const running = task({ report: () => undefined }, cts.token);
+        await waitFor(() => slow.requests.length === 1, { message: 'the check reached the service' });
+        cts.cancel();
+        cancelled++;
+        return running;
+      }) as never);
+      try {
+        assert.equal(await vscode.commands.executeCommand('siteRevisions.signIn'), false, 'Escape at a prompt');
+        answers = [slow.url, DEMO.team.email, DEMO.team.password, ''];
+        assert.equal(await vscode.commands.executeCommand('siteRevisions.signIn'), false, 'Cancel on the progress');
+        assert.equal(cancelled, 1);
+      } finally {
+        restoreInput();
+        restoreProgress();
+        spy.restore();
+        await slow.close();
+      }
+      assert.deepEqual(spy.shown.map((m) => `${m.severity}: ${m.message}`), [], 'no message');
+      assert.equal(api.session.state, 'signedIn');
+      assert.equal(api.session.account?.email, DEMO.user.email, 'still the account signed in before');
+      assert.deepEqual(await storedSecrets(), { [secretKey(url, DEMO.user.email, 'password')]: DEMO.user.password }, 'nothing stored');
+      assert.equal(await api.context.secrets.get(slowKey), undefined);
     });
   });
 });
