@@ -2,7 +2,8 @@
 //
 // Every request is a POST with a form body carrying login=1, email, password and the operation's
 // fields; operation parameters that the spec shows in the query string go there, percent-encoded.
-// Reads retry on 429/502/503/504 and dropped connections; writes never retry. Nothing this
+// Reads retry on 429/502/503/504 and dropped connections, within the call's one time-out (waits
+// included: a Retry-After that would outlast it ends the call); writes never retry. Nothing this
 // client returns, throws or logs contains the password or the API key.
 
 import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransportError, NetworkError, type ApiErrorKind } from './errors';
@@ -15,7 +16,7 @@ export interface ClientOptions {
   baseUrl: string;
   /** Read on every call (SecretStorage behind it). undefined = signed out → AuthError, no request. */
   credentials: () => Credentials | undefined | Promise<Credentials | undefined>;
-  /** Per attempt, default 30 000. */
+  /** Of each call, retries and waits included (default 30 000). */
   timeoutMs?: number;
   /** Retries of reads, default 3. Writes never retry. */
   retries?: number;
@@ -219,10 +220,13 @@ export class SiteRevisionClient {
 
     const body = spec.form.length ? `${auth.form}&${new URLSearchParams(spec.form).toString()}` : auth.form;
     const maxAttempts = spec.read ? 1 + this.retries : 1;
+    // One budget for the whole call: every attempt and every wait before a retry comes out of it.
+    const deadline = performance.now() + timeoutMs;
 
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
-      const x: Exchange = { operation, origin, target, url, body, apiKey, signal, timeoutMs, redact };
+      const attemptMs = Math.max(1, Math.ceil(deadline - started));
+      const x: Exchange = { operation, origin, target, url, body, apiKey, signal, timeoutMs, attemptMs, redact };
       try {
         const reply = await this.transport.send(x);
         const value = parse(parseEnvelope(operation, reply.body, reply.contentType, redact), redact);
@@ -230,8 +234,10 @@ export class SiteRevisionClient {
         return value;
       } catch (e) {
         const err = scrub(toApiError(e, operation, redact), redact);
-        if (attempt < maxAttempts && err.retryable && !signal?.aborted) {
-          const delay = this.retryDelay(attempt, err);
+        const delay = attempt < maxAttempts && err.retryable && !signal?.aborted ? this.retryDelay(attempt, err) : undefined;
+        // A wait (a Retry-After of 30 s…) that would outlast the time-out is not made: the call
+        // ends now with what the service said, instead of a spinner nobody can stop.
+        if (delay !== undefined && performance.now() + delay < deadline) {
           this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'retry', errorKind: err.kind, error: err.message, retryInMs: delay, ...via(x) });
           await sleep(delay, signal, operation);
           continue;
@@ -258,7 +264,10 @@ export class SiteRevisionClient {
     return this.#auth;
   }
 
-  /** Exponential backoff with jitter; a Retry-After header (capped at 30 s) takes precedence. */
+  /**
+   * Exponential backoff with jitter; a Retry-After header (capped at 30 s) takes precedence. The
+   * call retries only when the wait ends before its time-out.
+   */
   private retryDelay(attempt: number, err: ApiError): number {
     if (err instanceof HttpStatusError && err.retryAfterMs !== undefined) return Math.min(err.retryAfterMs, MAX_RETRY_AFTER_MS);
     const exp = this.retryBaseDelayMs * 2 ** (attempt - 1);

@@ -131,7 +131,10 @@ export interface Exchange {
   body: string;
   apiKey?: string;
   signal?: AbortSignal;
+  /** The call's time-out (named in a TimeoutError). */
   timeoutMs: number;
+  /** How long this attempt may take: what is left of the call's time-out (default timeoutMs). */
+  attemptMs?: number;
   redact: Redactor;
   status?: number;
   /** Set by the transport when the request went through a proxy: the proxy without credentials. */
@@ -299,7 +302,8 @@ class ReplyReader implements Dispatcher.DispatchHandler {
 
   start(dispatcher: Dispatcher): void {
     const { x } = this;
-    this.timer = setTimeout(this.onTimeout, x.timeoutMs);
+    const attemptMs = x.attemptMs ?? x.timeoutMs;
+    this.timer = setTimeout(this.onTimeout, attemptMs);
     x.signal?.addEventListener('abort', this.onCallerAbort, { once: true });
     const headers: Record<string, string> = {
       'content-type': 'application/x-www-form-urlencoded',
@@ -315,8 +319,8 @@ class ReplyReader implements Dispatcher.DispatchHandler {
           headers,
           body: x.body,
           // The attempt's timer is the authority; these only make sure undici never waits longer.
-          headersTimeout: x.timeoutMs + 1000,
-          bodyTimeout: x.timeoutMs + 1000,
+          headersTimeout: attemptMs + 1000,
+          bodyTimeout: attemptMs + 1000,
         },
         this,
       );

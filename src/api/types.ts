@@ -86,6 +86,9 @@ export interface Credentials {
 export interface CallOptions {
   /** Cancels the request; the call rejects with CancelledError. */
   signal?: AbortSignal;
-  /** Overrides the client's default time-out for this call, in milliseconds. */
+  /**
+   * Overrides the client's default time-out for this call, in milliseconds: the whole call,
+   * retries and the waits between them included, ends by then.
+   */
   timeoutMs?: number;
 }

@@ -77,6 +77,8 @@ export interface RunningService {
   configure(c: ServiceConfig): void;
   requests(): RequestRecord[];
   count(op?: Operation): number;
+  /** /api requests held back by the latency right now. */
+  delayed(): number;
   resetStats(): void;
   /** Closes the server and all keep-alive sockets. */
   close(): Promise<void>;
@@ -399,6 +401,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     },
     requests: () => log.map((r) => ({ ...r, bodyFields: [...r.bodyFields] })),
     count: (op?: Operation) => (op ? log.filter((r) => r.operation === op).length : log.length),
+    delayed: () => timers.size,
     resetStats() {
       log = [];
     },

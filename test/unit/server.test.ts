@@ -345,10 +345,19 @@ describe('local service (test/server)', function () {
     it('faultRate 1 faults every request; latency delays replies', async () => {
       svc.configure({ faultRate: 1, faultKinds: ['http502'] });
       for (let i = 0; i < 3; i++) assert.equal((await post(svc, '/api/sites')).status, 502);
-      svc.configure({ faultRate: 0, latencyMs: 150 });
-      const t0 = Date.now();
+      // A request made under 30 s of latency is still waiting when one made after it, without
+      // latency, has been answered.
+      svc.configure({ faultRate: 0, latencyMs: 30_000 });
+      const ac = new AbortController();
+      const slow = fetch(`${svc.url}/api/sites`, { method: 'POST', body: new URLSearchParams(AUTH), signal: ac.signal }).then(() => 'answered', () => 'aborted');
+      // The slow request reaches the service before the latency is taken away.
+      while (svc.delayed() === 0) await new Promise((r) => setTimeout(r, 5));
+      svc.configure({ latencyMs: 0 });
       assert.equal((await post(svc, '/api/sites')).status, 200);
-      assert.ok(Date.now() - t0 >= 140, `${Date.now() - t0} ms`);
+      const first = await Promise.race([slow, Promise.resolve('waiting')]);
+      ac.abort();
+      assert.equal(first, 'waiting');
+      assert.equal(await slow, 'aborted');
       assert.throws(() => svc.configure({ faultRate: 2 }));
       assert.throws(() => svc.configure({ failNext: ['nope' as FaultKind] }));
     });
