@@ -320,34 +320,58 @@ export class RevisionCommands {
     const w = await this.working(ref, 'restore');
     if ('done' in w) return w;
     const text = decoder.decode(await this.content(ref));
-    const st = await this.statOf(w.uri);
-    if (st && !(st.type & vscode.FileType.File)) {
-      const msg = message('{0} is a folder, not a file: the revision cannot be restored there.', plain(shownUri(w.uri)));
-      alert(msg);
-      return notDone('refused', msg);
+    // What the user confirms is what happens: the file is looked at again after the confirmation,
+    // and if it appeared (or went) meanwhile, the user is asked again with the new consequence.
+    let confirmed: boolean | undefined;
+    for (let asked = 0; ; asked++) {
+      const st = await this.statOf(w.uri);
+      if (st && !(st.type & vscode.FileType.File)) {
+        const msg = message('{0} is a folder, not a file: the revision cannot be restored there.', plain(shownUri(w.uri)));
+        alert(msg);
+        return notDone('refused', msg);
+      }
+      const exists = !!st;
+      if (confirmed !== exists) {
+        if (asked >= 3) throw new Error(vscode.l10n.t('{0} keeps appearing and disappearing; the revision was not restored.', shownUri(w.uri)));
+        if (!(await this.confirmRestore(ref, w.uri, exists))) return notDone('cancelled');
+        confirmed = exists;
+        continue;
+      }
+      if (await this.applyRestore(w.uri, exists, text)) break;
+      // Not applied: unless the file appeared or went in between, VS Code refused the edit.
+      if (!!(await this.statOf(w.uri)) === exists) throw new Error(vscode.l10n.t('VS Code did not apply the restore to {0}.', shownUri(w.uri)));
     }
-    const exists = !!st;
-    const detail = exists
-      ? message('{0} will get the content of revision {1} ({2}). Unsaved changes in it are replaced too; Undo in the editor brings everything back.', plain(shownUri(w.uri)), plain(ref.item.id), plain(exactDate(ref)))
-      : message('{0} does not exist: it will be created with the content of revision {1} ({2}).', plain(shownUri(w.uri)), plain(ref.item.id), plain(exactDate(ref)));
-    const restoreButton = vscode.l10n.t('Restore');
-    const choice = await showWarning(message('Restore {0} to the revision of {1}?', plain(fileName(ref.path)), plain(whenAndWho(ref))), { modal: true, detail }, restoreButton);
-    if (choice !== restoreButton) return notDone('cancelled');
-    const edit = new vscode.WorkspaceEdit();
-    if (exists) {
-      const doc = await vscode.workspace.openTextDocument(w.uri);
-      edit.replace(w.uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), text);
-    } else {
-      edit.createFile(w.uri, { ignoreIfExists: true });
-      edit.insert(w.uri, new vscode.Position(0, 0), text);
-    }
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('VS Code did not apply the restore to {0}.', shownUri(w.uri)));
     const doc = await vscode.workspace.openTextDocument(w.uri);
     await vscode.window.showTextDocument(doc, { preview: false });
     this.deps.log.info(`Restored revision ${ref.item.id} of site ${ref.site.id} into ${shownUri(w.uri)}`);
     inform(message('Restored {0} to the revision of {1}. Save to keep it; Undo reverts it.', plain(fileName(ref.path)), plain(whenAndWho(ref))));
     this.ctl.tree.changed();
     return ok({ uri: w.uri });
+  }
+
+  private async confirmRestore(ref: RevisionRef, uri: vscode.Uri, exists: boolean): Promise<boolean> {
+    const detail = exists
+      ? message('{0} will get the content of revision {1} ({2}). Unsaved changes in it are replaced too; Undo in the editor brings everything back.', plain(shownUri(uri)), plain(ref.item.id), plain(exactDate(ref)))
+      : message('{0} does not exist: it will be created with the content of revision {1} ({2}).', plain(shownUri(uri)), plain(ref.item.id), plain(exactDate(ref)));
+    const restoreButton = vscode.l10n.t('Restore');
+    return (await showWarning(message('Restore {0} to the revision of {1}?', plain(fileName(ref.path)), plain(whenAndWho(ref))), { modal: true, detail }, restoreButton)) === restoreButton;
+  }
+
+  /**
+   * One undoable edit: the whole text replaced, or the file created (never over one that
+   * appeared since it was looked at: the edit then fails) with the text. False when VS Code did
+   * not apply it.
+   */
+  private async applyRestore(uri: vscode.Uri, exists: boolean, text: string): Promise<boolean> {
+    const edit = new vscode.WorkspaceEdit();
+    if (exists) {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), text);
+    } else {
+      edit.createFile(uri, { ignoreIfExists: false, overwrite: false });
+      edit.insert(uri, new vscode.Position(0, 0), text);
+    }
+    return vscode.workspace.applyEdit(edit);
   }
 
   async copy(ref: RevisionRef): Promise<Outcome> {
