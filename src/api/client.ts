@@ -8,7 +8,7 @@
 
 import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransportError, NetworkError, type ApiErrorKind } from './errors';
 import { HttpTransport, isLoopbackHost, normalizeBaseUrl, pathPrefix, serviceTarget, type Exchange, type ProxyResolver } from './http';
-import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, type CallOptions, type Credentials, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
+import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, SITE_SECRET_FIELDS, type CallOptions, type Credentials, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
 import { excerpt, makeRedactor, parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites, type Redactor } from './validate';
 
 export interface ClientOptions {
@@ -71,6 +71,8 @@ export const OPERATIONS = {
   getRevisions: 'Get Revisions',
   getRevision: 'Get Revision',
 } as const;
+
+const SITE_SECRETS: ReadonlySet<string> = new Set(SITE_SECRET_FIELDS);
 
 /** Longest wait a Retry-After header can impose between two attempts. */
 export const MAX_RETRY_AFTER_MS = 30_000;
@@ -214,7 +216,11 @@ export class SiteRevisionClient {
     }
     if (!creds || !creds.email) return refuse(new AuthError(operation, 'not signed in'));
     const auth = this.authOf(creds);
-    const { apiKey, redact } = auth;
+    const { apiKey } = auth;
+    // A site password sent with Save Site is hidden too, wherever the service quotes it back
+    // (its error text, an error page, the event for the log).
+    const siteSecrets = spec.form.filter(([k]) => SITE_SECRETS.has(k)).map(([, v]) => v);
+    const redact = siteSecrets.length ? makeRedactor([creds.password, creds.apiKey, apiKey, ...siteSecrets]) : auth.redact;
     if (apiKey && /[^\x21-\x7e]/.test(apiKey)) refuse(new AuthError(operation, 'the API key contains characters that cannot be sent'));
     if (signal?.aborted) refuse(new CancelledError(operation));
 

@@ -17,11 +17,15 @@ import { Store } from './store';
 export type { Operation } from './operations';
 export { DEMO } from './demo';
 
-export type FaultKind = 'http500' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'drop' | 'truncate' | 'html' | 'empty';
+export type FaultKind = 'http500' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'drop' | 'truncate' | 'html' | 'empty' | 'echo';
 /** The kinds a random fault rate draws from by default. */
 export const FAULT_KINDS: readonly FaultKind[] = ['http500', 'http502', 'http503', 'http504', 'http429', 'drop', 'truncate', 'html', 'empty'];
-/** Every kind, including `http401` (an expired session; only on request, never drawn at random by default). */
-export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401'];
+/**
+ * Every kind, including those only on request (never drawn at random by default): `http401` (an
+ * expired session) and `echo` (a careless service whose error text quotes the request's site
+ * fields back, passwords included; nothing is changed).
+ */
+export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401', 'echo'];
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -350,6 +354,11 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
           record(200);
           res.writeHead(200, { 'Content-Type': HTML_TYPE, 'Content-Length': Buffer.byteLength(page), 'Cache-Control': 'no-store' });
           res.end(page);
+          return;
+        }
+        case 'echo': {
+          const quoted = ['ftp_user', 'ftp_pass', 'db_username', 'db_password'].map((k) => body[k]).filter(Boolean).join(' / ');
+          reply(200, { success: false, error: `Could not connect to ${body.domain ?? 'the server'} with ${quoted || 'no credentials'}` });
           return;
         }
         case 'empty':

@@ -600,6 +600,29 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
   });
 
   describe('secrets', () => {
+    it('a site password sent with Save Site is hidden wherever the service quotes it back: its error text, an error page, the events', async () => {
+      const ftp = 'Typed-Ftp-Pa55-7c1e';
+      const db = 'Db#Typed 9x!';
+      const c = client({ retries: 0 });
+      const quoted = `Login to ftp.example.com as deploy with ${ftp} failed; the database refused ${db} (${encodeURIComponent(ftp)})`;
+      const replies: RawResponse[] = [
+        { body: { success: false, error: quoted } },
+        { status: 500, headers: { 'content-type': 'text/html' }, body: `<h1>Error</h1><p>${quoted}</p>` },
+        { status: 400, body: { success: false, message: quoted } },
+      ];
+      const errors: unknown[] = [];
+      for (const reply of replies) {
+        server.setHandler(reply);
+        errors.push(await c.updateSite('7', { name: 'Shop', ftp_pass: ftp, db_password: db }).catch((e: unknown) => e));
+        errors.push(await c.createSite({ name: 'Shop', ftp_pass: ftp, db_password: db }).catch((e: unknown) => e));
+      }
+      assert.equal(errors.length, 6);
+      for (const e of errors) assert.match(String((e as Error).message), /Login to ftp\.example\.com as deploy with \*\*\* failed/);
+      assertNoSecrets(errors, [ftp, db]);
+      assertNoSecrets(events, [ftp, db]);
+      assert.equal(events.length, 6);
+    });
+
     it('no error of any kind, and no event, contains the password or the API key', async () => {
       const errors: unknown[] = [];
       const c = client({ retries: 0, timeoutMs: 200, maxResponseBytes: 10_000 }, KEY_CREDS);
