@@ -42,6 +42,11 @@ export interface ServiceConfig {
   faultKinds?: FaultKind[];
   /** Queue: the next /api requests get these faults, in order (replaces the current queue). */
   failNext?: (FaultKind | FaultSpec)[];
+  /**
+   * Seed of the random faults (an integer): setting it restarts their sequence, so a failing run
+   * can be replayed. Without one, the service picks a seed at start; `config` reports it.
+   */
+  seed?: number;
 }
 
 export interface ServiceOptions extends ServiceConfig {
@@ -116,6 +121,21 @@ interface State {
   faultRate: number;
   faultKinds: FaultKind[];
   failNext: FaultSpec[];
+  seed: number;
+  /** The random faults' generator, from `seed`. */
+  random: () => number;
+}
+
+/** A small seeded generator (mulberry32): the same seed, the same sequence. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 function normaliseFault(f: FaultKind | FaultSpec): FaultSpec {
@@ -147,11 +167,16 @@ function applyConfig(state: State, c: ServiceConfig): void {
     if (!Array.isArray(c.failNext)) throw new Error('failNext must be an array');
     next.failNext = c.failNext.map(normaliseFault);
   }
+  if (c.seed !== undefined) {
+    if (!(typeof c.seed === 'number' && Number.isSafeInteger(c.seed) && c.seed >= 0)) throw new Error('seed must be a whole number >= 0');
+    next.seed = c.seed;
+    next.random = seededRandom(c.seed);
+  }
   Object.assign(state, next);
 }
 
 function publicConfig(state: State): Required<ServiceConfig> {
-  return { latencyMs: state.latencyMs, faultRate: state.faultRate, faultKinds: [...state.faultKinds], failNext: state.failNext.map((f) => ({ ...f })) };
+  return { latencyMs: state.latencyMs, faultRate: state.faultRate, faultKinds: [...state.faultKinds], failNext: state.failNext.map((f) => ({ ...f })), seed: state.seed };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -182,8 +207,17 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const store = new Store(dataFile, !!opts.large);
   const quiet = !!opts.quiet;
 
-  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [] };
-  applyConfig(state, opts);
+  const startSeed = Math.floor(Math.random() * 2 ** 31);
+  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], seed: startSeed, random: seededRandom(startSeed) };
+  /** Says which seed the random faults come from whenever they are switched on or reseeded. */
+  const configure = (c: ServiceConfig): void => {
+    const before = { rate: state.faultRate, seed: state.seed };
+    applyConfig(state, c);
+    if (!quiet && state.faultRate > 0 && (before.rate === 0 || before.seed !== state.seed || c.seed !== undefined)) {
+      console.log(`[service] random faults at rate ${state.faultRate} from seed ${state.seed} (replay: --seed ${state.seed}, or config {"seed": ${state.seed}})`);
+    }
+  };
+  configure(opts);
   let log: RequestRecord[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let closing = false;
@@ -207,8 +241,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const pickFault = (): FaultSpec | undefined => {
     const queued = state.failNext.shift();
     if (queued) return queued;
-    if (state.faultRate > 0 && Math.random() < state.faultRate && state.faultKinds.length) {
-      return { kind: state.faultKinds[Math.floor(Math.random() * state.faultKinds.length)] };
+    if (state.faultRate > 0 && state.random() < state.faultRate && state.faultKinds.length) {
+      return { kind: state.faultKinds[Math.floor(state.random() * state.faultKinds.length)] };
     }
     return undefined;
   };
@@ -243,7 +277,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       case 'config': {
         if (method === 'POST' && read.body.length) {
           try {
-            applyConfig(state, JSON.parse(read.body.toString('utf8')) as ServiceConfig);
+            configure(JSON.parse(read.body.toString('utf8')) as ServiceConfig);
           } catch (err) {
             return sendJson(res, 400, { success: false, error: (err as Error).message });
           }
@@ -405,9 +439,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     url,
     port: addr.port,
     dataFile,
-    configure(c: ServiceConfig) {
-      applyConfig(state, c);
-    },
+    configure,
     requests: () => log.map((r) => ({ ...r, bodyFields: [...r.bodyFields] })),
     count: (op?: Operation) => (op ? log.filter((r) => r.operation === op).length : log.length),
     delayed: () => timers.size,

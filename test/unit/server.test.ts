@@ -361,6 +361,24 @@ describe('local service (test/server)', function () {
       assert.throws(() => svc.configure({ faultRate: 2 }));
       assert.throws(() => svc.configure({ failNext: ['nope' as FaultKind] }));
     });
+    it('random faults come from a seed: the same seed replays the same faults', async () => {
+      const run = async (): Promise<number[]> => {
+        svc.configure({ faultRate: 0.5, faultKinds: ['http502', 'http503'], seed: 4242 });
+        const statuses: number[] = [];
+        for (let i = 0; i < 24; i++) statuses.push((await post(svc, '/api/sites')).status);
+        svc.configure({ faultRate: 0 });
+        return statuses;
+      };
+      const first = await run();
+      assert.ok(first.some((s) => s === 200) && first.some((s) => s !== 200), `a mix of faults and answers: ${first.join(',')}`);
+      assert.deepEqual(await run(), first);
+      svc.configure({ seed: 7, faultRate: 0.5 });
+      const other: number[] = [];
+      for (let i = 0; i < 24; i++) other.push((await post(svc, '/api/sites')).status);
+      svc.configure({ faultRate: 0 });
+      assert.notDeepEqual(other, first);
+      assert.throws(() => svc.configure({ seed: -1 }));
+    });
   });
 
   describe('control endpoints', () => {
