@@ -16,6 +16,13 @@ export default tseslint.config(
     },
   },
   {
+    // Typed rules: every promise is awaited, returned or handed to something that handles its
+    // failure (`void` does not count: a rejection would be silent).
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false, checkThenables: true }] },
+  },
+  {
     files: ['src/api/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api must not depend on vscode.' }] }] },
   },
@@ -25,6 +32,18 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    rules: { 'no-console': 'error' },
+    rules: {
+      'no-console': 'error',
+      // Notifications render [text](link) as live links: every message goes through
+      // src/ui/messages.ts, whose types only take text with inert values (see there).
+      'no-restricted-properties': ['error', ...['showInformationMessage', 'showWarningMessage', 'showErrorMessage'].map((property) => ({
+        property,
+        message: 'Use showInfo/showWarning/showError of src/ui/messages.ts: they only accept text whose interpolated values went through plain().',
+      }))],
+    },
+  },
+  {
+    files: ['src/ui/messages.ts'],
+    rules: { 'no-restricted-properties': 'off' },
   },
 );

@@ -6,7 +6,8 @@
 //   extractor of VS Code's localisation tooling, `getL10nJson`);
 // - plus what l10n-dev cannot see, the small addition of this script:
 //   - the `t('…', …)` calls of the translator parameter that the modules running without `vscode`
-//     take (src/util/l10n.ts): l10n-dev only knows `l10n.t`;
+//     take (src/util/l10n.ts), and the `message('…', …)` calls (the texts of notifications and
+//     dialogs, src/ui/messages.ts): l10n-dev only knows `l10n.t`;
 //   - the site form's texts (labels, help, option labels, rule messages: formTexts() of the
 //     compiled out/src/sites/siteForm.js), which reach vscode.l10n.t as data;
 //   - two checks on every translated call: its message is a literal (a computed one could never be
@@ -35,6 +36,8 @@ export const DYNAMIC = [
   { file: 'src/l10n.ts', arg: 'message' },
   // The site form's labels, help, option labels and rule messages: formTexts() lists them.
   { file: 'src/sites/siteEditor.ts', arg: 'text' },
+  // The messages of notifications and dialogs: collected from the `message('literal', …)` calls.
+  { file: 'src/ui/messages.ts', arg: 'template' },
 ];
 
 function sourceFiles(dir = path.join(root, 'src')) {
@@ -47,10 +50,10 @@ function sourceFiles(dir = path.join(root, 'src')) {
   return out.sort();
 }
 
-/** 'l10n': `vscode.l10n.t` / `l10n.t` (l10n-dev extracts these); 't': a translator parameter; undefined: neither. */
+/** 'l10n': `vscode.l10n.t` / `l10n.t` (l10n-dev extracts these); 't': a translator parameter or `message` of src/ui/messages.ts; undefined: neither. */
 function translateCall(node) {
   const e = node.expression;
-  if (ts.isIdentifier(e)) return e.text === 't' ? 't' : undefined;
+  if (ts.isIdentifier(e)) return e.text === 't' || e.text === 'message' ? 't' : undefined;
   if (!ts.isPropertyAccessExpression(e) || e.name.text !== 't') return undefined;
   const obj = e.expression;
   return (ts.isIdentifier(obj) && obj.text === 'l10n') || (ts.isPropertyAccessExpression(obj) && obj.name.text === 'l10n') ? 'l10n' : undefined;

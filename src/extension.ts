@@ -1,7 +1,7 @@
 // Wires the features together. Activation makes no network call and does not load undici:
 // the first request does.
 import * as vscode from 'vscode';
-import { autoSignIn, registerAuthCommands } from './auth/commands';
+import { registerAuthCommands, startSession } from './auth/commands';
 import { Session } from './auth/session';
 import { affectsClient, onDidChangeSettings } from './config';
 import { Log } from './log';
@@ -12,6 +12,7 @@ import { createSitesView } from './sites/sitesView';
 import { Notifier } from './ui/notify';
 import { registerLmTools } from './lm';
 import { registerRevisions, type RevisionsApi } from './revisions';
+import { setBackgroundSink } from './util/background';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
@@ -44,9 +45,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const tree = new SitesTreeProvider(model, log);
   const { view, disposables: viewDisposables } = createSitesView(model, tree);
   const notifier = new Notifier(log);
+  // Work nobody waits for (context keys, progress, messages) reports its failures to the log.
+  setBackgroundSink((what, e) => log.error(`${what} failed:`, e));
 
   context.subscriptions.push(
     log,
+    { dispose: () => setBackgroundSink(undefined) },
     session,
     model,
     tree,
@@ -56,7 +60,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
     ...registerSiteCommands({ extensionUri: context.extensionUri, session, model, notifier, onDeleted: (id) => revisions.forgetSite(id) }),
     vscode.commands.registerCommand('siteRevisions.showLog', () => log.show()),
     session.onDidChange((s) => {
-      if (s !== 'expired') model.clear();
+      if (s === 'expired') model.markExpired();
+      else model.clear();
     }),
     onDidChangeSettings((e) => {
       if (affectsClient(e)) session.reconfigure();
@@ -68,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   context.subscriptions.push(...registerLmTools({ session, model, store: revisions.store, log }));
 
   // Secrets are read asynchronously; the view shows its welcome content until then.
-  const ready = session.restore().then(() => autoSignIn(session, log));
+  const ready = startSession(session, log, notifier);
   return TEST_HOOKS ? { context, session, model, tree, view, log, editors, revisions, ready } : undefined;
 }
 

@@ -133,7 +133,8 @@ export class Agents {
       });
       this.proxy = { key, agent };
       // Requests in flight on the previous proxy finish; it is closed behind them.
-      if (previous) void closeDispatcher(previous);
+      // closeDispatcher never rejects (it destroys what does not close).
+      if (previous) closeDispatcher(previous).catch(() => undefined);
     }
     return this.proxy.agent;
   }

@@ -2,14 +2,15 @@
 //
 // Every request is a POST with a form body carrying login=1, email, password and the operation's
 // fields; operation parameters that the spec shows in the query string go there, percent-encoded.
-// Reads retry on 429/502/503/504 and dropped connections; writes never retry. Nothing this
+// Reads retry on 429/502/503/504 and dropped connections, within the call's one time-out (waits
+// included: a Retry-After that would outlast it ends the call); writes never retry. Nothing this
 // client returns, throws or logs contains the password or the API key.
 
 import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransportError, NetworkError, type ApiErrorKind } from './errors';
 import type { ProxyResolver } from './agents';
 import { HttpTransport, type Exchange } from './http';
 import type { RequestScheduler, SharedCall } from '../scheduler/scheduler';
-import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, type CallOptions, type Credentials, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
+import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, SITE_SECRET_FIELDS, type CallOptions, type Credentials, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
 import { requireServiceUrl, serviceTarget } from './url';
 import { excerpt, parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites } from './validate';
 import { makeRedactor, type Redactor } from '../util/redact';
@@ -19,7 +20,7 @@ export interface ClientOptions {
   baseUrl: string;
   /** Read on every call (SecretStorage behind it). undefined = signed out → AuthError, no request. */
   credentials: () => Credentials | undefined | Promise<Credentials | undefined>;
-  /** Per attempt, default 30 000. */
+  /** Of each call, retries and waits included (default 30 000). */
   timeoutMs?: number;
   /** Retries of reads, default 3. Writes never retry. */
   retries?: number;
@@ -86,6 +87,8 @@ export const OPERATIONS = {
   getRevisions: 'Get Revisions',
   getRevision: 'Get Revision',
 } as const;
+
+const SITE_SECRETS: ReadonlySet<string> = new Set(SITE_SECRET_FIELDS);
 
 /** Longest wait a Retry-After header can impose between two attempts. */
 export const MAX_RETRY_AFTER_MS = 30_000;
@@ -234,7 +237,11 @@ export class SiteRevisionClient {
     }
     if (!creds || !creds.email) return refuse(new AuthError(operation, 'not signed in'));
     const auth = this.authOf(creds);
-    const { apiKey, redact } = auth;
+    const { apiKey } = auth;
+    // A site password sent with Save Site is hidden too, wherever the service quotes it back
+    // (its error text, an error page, the event for the log).
+    const siteSecrets = spec.form.filter(([k]) => SITE_SECRETS.has(k)).map(([, v]) => v);
+    const redact = siteSecrets.length ? makeRedactor([creds.password, creds.apiKey, apiKey, ...siteSecrets]) : auth.redact;
     if (apiKey && /[^\x21-\x7e]/.test(apiKey)) refuse(new AuthError(operation, 'the API key contains characters that cannot be sent'));
     if (signal?.aborted) refuse(new CancelledError(operation));
 
@@ -251,6 +258,10 @@ export class SiteRevisionClient {
       const cancelled = () => new CancelledError(operation);
       return scheduler.share(key, signal ? { priority, signal, cancelled } : { priority }, (call) => this.call(spec, { ...o, signal: call.signal }, parse, call));
     }
+    // One budget for the whole call: every attempt and every wait before a retry comes out of it.
+    // It starts when the call first gets a slot (time queued behind other requests is not the
+    // service's time).
+    let deadline: number | undefined;
 
     for (let attempt = 1; ; attempt++) {
       let release: (() => void) | undefined;
@@ -262,7 +273,9 @@ export class SiteRevisionClient {
         }
       }
       const started = performance.now();
-      const x: Exchange = { operation, origin, target, url, body, apiKey, signal, timeoutMs, maxResponseBytes, redact };
+      deadline ??= started + timeoutMs;
+      const attemptMs = Math.max(1, Math.ceil(deadline - started));
+      const x: Exchange = { operation, origin, target, url, body, apiKey, signal, timeoutMs, attemptMs, maxResponseBytes, redact };
       try {
         const reply = await this.transport.send(x);
         release?.();
@@ -275,8 +288,10 @@ export class SiteRevisionClient {
         // included. Held before the slot is freed, so that no waiting request slips through.
         const held = scheduler ? holdOrigin(scheduler, origin, err) : false;
         release?.();
-        if (attempt < maxAttempts && err.retryable && !signal?.aborted) {
-          const delay = this.retryDelay(attempt, err);
+        const delay = attempt < maxAttempts && err.retryable && !signal?.aborted ? this.retryDelay(attempt, err) : undefined;
+        // A wait (a Retry-After of 30 s…) that would outlast the time-out is not made: the call
+        // ends now with what the service said, instead of a spinner nobody can stop.
+        if (delay !== undefined && performance.now() + delay < deadline) {
           this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'retry', errorKind: err.kind, error: err.message, retryInMs: delay, ...via(x) });
           if (!held) await sleep(delay, signal, operation);
           continue;
@@ -304,7 +319,10 @@ export class SiteRevisionClient {
     return this.#auth;
   }
 
-  /** Exponential backoff with jitter; a Retry-After header (capped at 30 s) takes precedence. */
+  /**
+   * Exponential backoff with jitter; a Retry-After header (capped at 30 s) takes precedence. The
+   * call retries only when the wait ends before its time-out.
+   */
   private retryDelay(attempt: number, err: ApiError): number {
     if (err instanceof HttpStatusError && err.retryAfterMs !== undefined) return Math.min(err.retryAfterMs, MAX_RETRY_AFTER_MS);
     const exp = this.retryBaseDelayMs * 2 ** (attempt - 1);

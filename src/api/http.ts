@@ -45,6 +45,8 @@ export interface Exchange {
   timeoutMs: number;
   /** This call's own reply size limit, instead of the transport's. */
   maxResponseBytes?: number;
+  /** How long this attempt may take: what is left of the call's time-out (default timeoutMs). */
+  attemptMs?: number;
   redact: Redactor;
   status?: number;
   /** Set by the transport when the request went through a proxy: the proxy without credentials. */
@@ -118,10 +120,11 @@ function exchange(dispatcher: Dispatcher, x: Exchange, maxResponseBytes: number)
       else reject((reading && cutOffError(x.operation, e, received, declared)) || transportError(x.operation, x.url, x.via, e, x.redact, x.timeoutMs));
     };
     const onAbort = (): void => fail(undefined);
+    const attemptMs = x.attemptMs ?? x.timeoutMs;
     const timer = setTimeout(() => {
       timedOut = true;
       fail(undefined);
-    }, x.timeoutMs);
+    }, attemptMs);
     x.signal?.addEventListener('abort', onAbort, { once: true });
 
     const read = async (res: Dispatcher.ResponseData): Promise<Reply> => {
@@ -156,8 +159,8 @@ function exchange(dispatcher: Dispatcher, x: Exchange, maxResponseBytes: number)
         body: x.body,
         signal: ac.signal,
         // The attempt's timer is the authority; these only make sure undici never waits longer.
-        headersTimeout: x.timeoutMs + 1000,
-        bodyTimeout: x.timeoutMs + 1000,
+        headersTimeout: attemptMs + 1000,
+        bodyTimeout: attemptMs + 1000,
       })
       .then(read)
       .then((reply) => {

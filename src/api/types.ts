@@ -86,7 +86,10 @@ export interface Credentials {
 export interface CallOptions {
   /** Cancels the request; the call rejects with CancelledError. */
   signal?: AbortSignal;
-  /** Overrides the client's default time-out for this call, in milliseconds. */
+  /**
+   * Overrides the client's default time-out for this call, in milliseconds: the whole call,
+   * retries and the waits between them included, ends by then.
+   */
   timeoutMs?: number;
   /**
    * With a scheduler (ClientOptions.scheduler): `user` (default) for what a person waits for,

@@ -2,10 +2,13 @@
 // API key, verifies them with a real call, and only then stores them (secrets in SecretStorage).
 import * as vscode from 'vscode';
 import { readFileSync } from 'node:fs';
+import { isApiError } from '../api/errors';
 import type { Credentials } from '../api/types';
 import { readSettings, setServiceUrl } from '../config';
 import type { Log } from '../log';
-import { describeError } from '../ui/notify';
+import { message, plain, showError, showInfo } from '../ui/messages';
+import { describeError, type Notifier } from '../ui/notify';
+import { background } from '../util/background';
 import { isLoopbackHost } from '../api/url';
 import { normaliseServiceUrl, type Session } from './session';
 
@@ -83,15 +86,20 @@ export function registerAuthCommands(session: Session, log: Log): vscode.Disposa
         if (!input) return false;
         try {
           await signInWith(session, input);
-          void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to Site Revisions as {0}.', input.email));
+          background('Showing the sign-in message', showInfo(message('Signed in to Site Revisions as {0}.', plain(input.email))));
           return true;
         } catch (e) {
+          // The user cancelled the check (the progress notification's Cancel): nothing to report.
+          if (isApiError(e) && e.kind === 'cancelled') {
+            log.info('Sign-in cancelled.');
+            return false;
+          }
           const d = describeError(e);
           log.warn(`Sign-in failed: ${d.message}`);
           prev = input;
           const tryAgain = vscode.l10n.t('Try Again');
           const showLog = vscode.l10n.t('Show Log');
-          const again = await vscode.window.showErrorMessage(vscode.l10n.t('Sign-in failed: {0}', d.message), tryAgain, showLog);
+          const again = await showError(message('Sign-in failed: {0}', plain(d.message)), tryAgain, showLog);
           if (again === showLog) log.show();
           if (again !== tryAgain) return false;
         }
@@ -101,6 +109,20 @@ export function registerAuthCommands(session: Session, log: Log): vscode.Disposa
       await session.signOut();
     }),
   ];
+}
+
+/**
+ * The start of a session at activation: the remembered account (when its secrets are still in
+ * SecretStorage), then the development sign-in below. Never rejects: a failure (the secret
+ * storage cannot be read…) is shown and logged like any other, and the user stays signed out.
+ */
+export async function startSession(session: Session, log: Log, notifier: Notifier): Promise<void> {
+  try {
+    await session.restore();
+    await autoSignIn(session, log);
+  } catch (e) {
+    notifier.error(message('Could not restore the Site Revisions session'), e);
+  }
 }
 
 /**

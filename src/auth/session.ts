@@ -9,6 +9,9 @@ import { readProxySettings, readSettings } from '../config';
 import type { Log } from '../log';
 import { proxyResolver } from '../net/proxy';
 import { readCaFile, trustLogger } from '../net/tls';
+import { message, showWarning } from '../ui/messages';
+import { setContext } from '../ui/context';
+import { background } from '../util/background';
 
 /** What is remembered outside SecretStorage: never a password or key. */
 export interface Account {
@@ -19,9 +22,21 @@ export interface Account {
 export type SessionState = 'signedOut' | 'signedIn' | 'expired';
 
 const ACCOUNT_KEY = 'siteRevisions.account';
+/** The SecretStorage keys this extension has stored (the keys name an origin and an email, never a secret). */
+const SECRET_KEYS = 'siteRevisions.secretKeys';
+const SECRET_PREFIX = 'siteRevisions:';
+/**
+ * The account (serviceUrl|email) whose credentials the service refused: they are not sent again,
+ * not even after a restart, until the user signs in.
+ */
+const EXPIRED_KEY = 'siteRevisions.expiredAccount';
+
+function accountId(a: Account): string {
+  return `${a.serviceUrl}|${a.email.toLowerCase()}`;
+}
 
 export function secretKey(serviceUrl: string, email: string, what: 'password' | 'apiKey'): string {
-  return `siteRevisions:${new URL(serviceUrl).origin}:${email.toLowerCase()}:${what}`;
+  return `${SECRET_PREFIX}${new URL(serviceUrl).origin}:${email.toLowerCase()}:${what}`;
 }
 
 /**
@@ -46,6 +61,7 @@ export class Session implements vscode.Disposable {
   private _account: Account | undefined;
   private credentials: Credentials | undefined;
   private _client: SiteRevisionClient | undefined;
+  /** The "sign in again" message while it is on screen (one per expiry, not one per request). */
   private reauthPrompt: Thenable<unknown> | undefined;
 
   constructor(
@@ -68,7 +84,9 @@ export class Session implements vscode.Disposable {
     if (!password) return this.setState('signedOut');
     const apiKey = await this.context.secrets.get(secretKey(acc.serviceUrl, acc.email, 'apiKey'));
     this.use(acc, { email: acc.email, password, ...(apiKey ? { apiKey } : {}) });
-    this.setState('signedIn');
+    // Refused before the restart: still refused until the user signs in (no request to find out).
+    if (this.context.globalState.get<string>(EXPIRED_KEY) === accountId(acc)) return this.setState('expired');
+    this.signedIn();
   }
 
   /**
@@ -82,6 +100,7 @@ export class Session implements vscode.Disposable {
     const trial = this.makeClient(account.serviceUrl, { ...creds, email: account.email });
     const ac = new AbortController();
     const sub = token?.onCancellationRequested(() => ac.abort());
+    if (token?.isCancellationRequested) ac.abort();
     try {
       await trial.getSites({ signal: ac.signal });
     } catch (e) {
@@ -91,28 +110,61 @@ export class Session implements vscode.Disposable {
       sub?.dispose();
     }
     await trial.dispose();
-    const s = this.context.secrets;
-    await s.store(secretKey(account.serviceUrl, account.email, 'password'), creds.password);
-    if (creds.apiKey) await s.store(secretKey(account.serviceUrl, account.email, 'apiKey'), creds.apiKey);
-    else await s.delete(secretKey(account.serviceUrl, account.email, 'apiKey'));
+    const keep = [secretKey(account.serviceUrl, account.email, 'password')];
+    await this.storeSecret(keep[0]!, creds.password);
+    if (creds.apiKey) {
+      keep.push(secretKey(account.serviceUrl, account.email, 'apiKey'));
+      await this.storeSecret(keep[1]!, creds.apiKey);
+    }
     await this.context.globalState.update(ACCOUNT_KEY, account);
+    // Another account, another service URL or no API key any more: the previous secrets go.
+    await this.deleteSecrets(keep);
     this.use(account, { ...creds, email: account.email });
+    await this.context.globalState.update(EXPIRED_KEY, undefined);
     this.log.info(`Signed in to ${new URL(account.serviceUrl).origin} as ${account.email}`);
+    this.signedIn();
+  }
+
+  /** Signed in, however it happened: a "sign in again" message still on screen is history. */
+  private signedIn(): void {
+    this.reauthPrompt = undefined;
     this.setState('signedIn');
   }
 
-  /** Forgets the secrets of the current account and the remembered account. */
+  /** Forgets every secret this extension stored and the remembered account. */
   async signOut(): Promise<void> {
-    const acc = this._account ?? this.context.globalState.get<Account>(ACCOUNT_KEY);
-    if (acc) {
-      await this.context.secrets.delete(secretKey(acc.serviceUrl, acc.email, 'password'));
-      await this.context.secrets.delete(secretKey(acc.serviceUrl, acc.email, 'apiKey'));
-    }
+    await this.deleteSecrets([]);
     await this.context.globalState.update(ACCOUNT_KEY, undefined);
+    await this.context.globalState.update(EXPIRED_KEY, undefined);
     this.forgetClient();
     this._account = undefined;
     this.log.info('Signed out');
     this.setState('signedOut');
+  }
+
+  /** Stores a secret and remembers its key (for deleteSecrets). */
+  private async storeSecret(key: string, value: string): Promise<void> {
+    const known = this.context.globalState.get<string[]>(SECRET_KEYS) ?? [];
+    if (!known.includes(key)) await this.context.globalState.update(SECRET_KEYS, [...known, key]);
+    await this.context.secrets.store(key, value);
+  }
+
+  /**
+   * Deletes every secret this extension stored except those under `keep`: the keys it
+   * remembered, those of the remembered account (stored before keys were remembered), and where
+   * VS Code can list them, every key of this extension's storage with our prefix.
+   */
+  private async deleteSecrets(keep: readonly string[]): Promise<void> {
+    const s = this.context.secrets;
+    const keys = new Set(this.context.globalState.get<string[]>(SECRET_KEYS) ?? []);
+    for (const acc of [this._account, this.context.globalState.get<Account>(ACCOUNT_KEY)]) {
+      if (acc) for (const what of ['password', 'apiKey'] as const) keys.add(secretKey(acc.serviceUrl, acc.email, what));
+    }
+    const list = (s as Partial<{ keys(): Thenable<string[]> }>).keys;
+    if (typeof list === 'function') for (const k of await list.call(s)) if (k.startsWith(SECRET_PREFIX)) keys.add(k);
+    for (const k of keep) keys.delete(k);
+    for (const k of keys) await s.delete(k);
+    await this.context.globalState.update(SECRET_KEYS, keep.length ? [...keep] : undefined);
   }
 
   /** The client of the signed-in account; throws AuthError when signed out. */
@@ -123,27 +175,45 @@ export class Session implements vscode.Disposable {
 
   /**
    * Runs a service call. An AuthError (HTTP 401) marks the session expired and asks the user
-   * once to sign in again — not once per failing request — then rethrows.
+   * once to sign in again — not once per failing request — then rethrows. While the session is
+   * expired nothing is sent (the refused password would be sent again and again, and an account
+   * can lock after a few refusals): the call fails at once with an AuthError, until the user
+   * signs in.
    */
   async call<T>(fn: (client: SiteRevisionClient) => Promise<T>): Promise<T> {
+    if (this._state === 'expired') {
+      this.expire();
+      throw new AuthError('Site Revisions', 'the service refused the stored credentials: sign in again');
+    }
     try {
       return await fn(this.client);
     } catch (e) {
-      if (isApiError(e) && e.kind === 'auth' && this._state !== 'signedOut') this.expire();
+      if (isApiError(e) && e.kind === 'auth' && this._state !== 'signedOut') {
+        this.log.warn('The service no longer accepts the stored credentials (HTTP 401); nothing more is sent with them until you sign in.');
+        const acc = this._account;
+        if (acc) background('Remembering the refused credentials', this.context.globalState.update(EXPIRED_KEY, accountId(acc)));
+        this.expire();
+      }
       throw e;
     }
   }
 
+  /** Marks the session expired and asks to sign in again, unless that message is already on screen. */
   private expire(): void {
     if (this._state !== 'expired') this.setState('expired');
     if (this.reauthPrompt) return;
-    this.log.warn('The service no longer accepts the stored credentials (HTTP 401).');
-    this.reauthPrompt = vscode.window
-      .showWarningMessage(vscode.l10n.t('Site Revisions: the service did not accept your credentials. Sign in again to continue.'), vscode.l10n.t('Sign In…'))
-      .then((choice) => {
+    const prompt: Thenable<unknown> = showWarning(message('Site Revisions: the service did not accept your credentials. Sign in again to continue.'), vscode.l10n.t('Sign In…')).then(
+      (choice) => {
+        if (this.reauthPrompt !== prompt) return; // signed in meanwhile, some other way
         this.reauthPrompt = undefined;
-        if (choice) void vscode.commands.executeCommand('siteRevisions.signIn');
-      });
+        if (choice) background('Signing in again', vscode.commands.executeCommand('siteRevisions.signIn'));
+      },
+      (e: unknown) => {
+        if (this.reauthPrompt === prompt) this.reauthPrompt = undefined;
+        this.log.error('Showing the sign-in message failed:', e);
+      },
+    );
+    this.reauthPrompt = prompt;
   }
 
   private use(account: Account, creds: Credentials): void {
@@ -174,7 +244,7 @@ export class Session implements vscode.Disposable {
   }
 
   private forgetClient(): void {
-    if (this._client) void this._client.dispose();
+    if (this._client) background('Closing the connections of the previous client', this._client.dispose());
     this._client = undefined;
     this.credentials = undefined;
   }
@@ -186,8 +256,8 @@ export class Session implements vscode.Disposable {
 
   private setState(s: SessionState): void {
     this._state = s;
-    void vscode.commands.executeCommand('setContext', 'siteRevisions.signedIn', s !== 'signedOut');
-    void vscode.commands.executeCommand('setContext', 'siteRevisions.sessionExpired', s === 'expired');
+    setContext('siteRevisions.signedIn', s !== 'signedOut');
+    setContext('siteRevisions.sessionExpired', s === 'expired');
     this._onDidChange.fire(s);
   }
 

@@ -85,9 +85,9 @@ export class HistoryTools {
    * Registers one tool: the invocation message, the signed-out answer, cancellation, and errors
    * as text the agent can act on (a wrong site name lists the right ones).
    */
-  private tool<T>(name: string, message: (input: T) => string, run: (input: T, signal: AbortSignal) => Promise<string>): vscode.Disposable {
+  private tool<T>(name: string, invocation: (input: T) => string, run: (input: T, signal: AbortSignal) => Promise<string>): vscode.Disposable {
     return vscode.lm.registerTool<T>(name, {
-      prepareInvocation: (o) => ({ invocationMessage: message(o.input ?? ({} as T)) }),
+      prepareInvocation: (o) => ({ invocationMessage: invocation(o.input ?? ({} as T)) }),
       invoke: async (o, token) => {
         if (this.session.state !== 'signedIn') return text(this.signedOutAnswer());
         const { signal, dispose } = signalOf(token);

@@ -8,10 +8,12 @@ import type { Site } from '../api/types';
 import { translate } from '../l10n';
 import type { Log } from '../log';
 import { SiteNode } from '../sites/sitesTree';
+import { alert, inform, message, plain, showInfo, showWarning, type MessageText } from '../ui/messages';
+import { background } from '../util/background';
 import type { Notifier } from '../ui/notify';
 import type { RevisionsController } from './controller';
 import { RETRY_COMMAND } from './controller';
-import { displayText } from './folders';
+import { displayText } from '../util/text';
 import { parseRevisionUri, revisionUri } from './fileSystem';
 import { FolderMapping } from './mapping';
 import { exactDate, fileName, LoadMoreNode, MappingNode, RevisionNode, whenAndWho, type RevisionRef } from './nodes';
@@ -68,29 +70,29 @@ export class RevisionCommands {
   }
 
   register(): vscode.Disposable[] {
-    const cmd = (id: string, title: string, fn: (...args: unknown[]) => Promise<Outcome | void> | Outcome | void) =>
+    const cmd = (id: string, title: MessageText, fn: (...args: unknown[]) => Promise<Outcome | void> | Outcome | void) =>
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {
           return await fn(...args);
         } catch (e) {
-          void this.deps.notifier.error(title, e, () => vscode.commands.executeCommand(id, ...args));
+          this.deps.notifier.error(title, e, () => vscode.commands.executeCommand(id, ...args));
           return notDone('failed', e instanceof Error ? e.message : String(e));
         }
       });
     return [
-      cmd('siteRevisions.openRevision', vscode.l10n.t('Open Revision'), async (a) => this.withRef(a, (r) => this.open(r))),
-      cmd('siteRevisions.compareWithWorking', vscode.l10n.t('Compare with Working File'), async (a) => this.withRef(a, (r) => this.compareWithWorking(r))),
-      cmd('siteRevisions.compareWithPrevious', vscode.l10n.t('Compare with Previous Revision'), async (a) => this.withRef(a, (r) => this.compareWithPrevious(r))),
-      cmd('siteRevisions.selectForCompare', vscode.l10n.t('Select for Compare'), async (a) => this.withRef(a, (r) => this.selectForCompare(r))),
-      cmd('siteRevisions.compareWithSelected', vscode.l10n.t('Compare with Selected'), async (a) => this.withRef(a, (r) => this.compareWithSelected(r))),
-      cmd('siteRevisions.compareSelectedRevisions', vscode.l10n.t('Compare Selected Revisions'), async (a, all) => this.compareSelected(a, all)),
-      cmd('siteRevisions.restoreRevision', vscode.l10n.t('Restore Revision'), async (a) => this.withRef(a, (r) => this.restore(r))),
-      cmd('siteRevisions.copyRevisionContent', vscode.l10n.t('Copy Revision Content'), async (a) => this.withRef(a, (r) => this.copy(r))),
-      cmd('siteRevisions.mapFolder', vscode.l10n.t('Map Site to Local Folder'), async (a, folder) => this.mapFolder(a, folder)),
-      cmd('siteRevisions.loadMoreRevisions', vscode.l10n.t('Load More Revisions'), (a) => {
+      cmd('siteRevisions.openRevision', message('Open Revision'), async (a) => this.withRef(a, (r) => this.open(r))),
+      cmd('siteRevisions.compareWithWorking', message('Compare with Working File'), async (a) => this.withRef(a, (r) => this.compareWithWorking(r))),
+      cmd('siteRevisions.compareWithPrevious', message('Compare with Previous Revision'), async (a) => this.withRef(a, (r) => this.compareWithPrevious(r))),
+      cmd('siteRevisions.selectForCompare', message('Select for Compare'), async (a) => this.withRef(a, (r) => this.selectForCompare(r))),
+      cmd('siteRevisions.compareWithSelected', message('Compare with Selected'), async (a) => this.withRef(a, (r) => this.compareWithSelected(r))),
+      cmd('siteRevisions.compareSelectedRevisions', message('Compare Selected Revisions'), async (a, all) => this.compareSelected(a, all)),
+      cmd('siteRevisions.restoreRevision', message('Restore Revision'), async (a) => this.withRef(a, (r) => this.restore(r))),
+      cmd('siteRevisions.copyRevisionContent', message('Copy Revision Content'), async (a) => this.withRef(a, (r) => this.copy(r))),
+      cmd('siteRevisions.mapFolder', message('Map Site to Local Folder'), async (a, folder) => this.mapFolder(a, folder)),
+      cmd('siteRevisions.loadMoreRevisions', message('Load More Revisions'), (a) => {
         if (a instanceof LoadMoreNode) this.ctl.loadMore(a);
       }),
-      cmd('siteRevisions.revisionsOfActiveFile', vscode.l10n.t('Revisions of Active File'), async (a) => this.revisionsOfActiveFile(a)),
+      cmd('siteRevisions.revisionsOfActiveFile', message('Revisions of Active File'), async (a) => this.revisionsOfActiveFile(a)),
       vscode.commands.registerCommand(RETRY_COMMAND, (node?: unknown) => this.ctl.retry(node as never)),
     ];
   }
@@ -100,7 +102,7 @@ export class RevisionCommands {
   private async withRef(arg: unknown, fn: (ref: RevisionRef) => Promise<Outcome>): Promise<Outcome> {
     const ref = await this.refOf(arg);
     if (!ref) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Choose a revision in the Sites view, open a revision, or use “{0}”.', vscode.l10n.t('Revisions of Active File…')));
+      inform(message('Choose a revision in the Sites view, open a revision, or use “{0}”.', message('Revisions of Active File…')));
       return notDone('none');
     }
     return fn(ref);
@@ -170,7 +172,7 @@ export class RevisionCommands {
     }
     if (reason || !w.ok) {
       this.deps.log.warn(`Refused a revision path: ${reason}`);
-      void vscode.window.showErrorMessage(reason ?? vscode.l10n.t('The revision path is refused.'));
+      alert(reason ? plain(reason) : message('The revision path is refused.'));
       return notDone('refused', reason);
     }
     return { uri: w.uri, folder: w.folder };
@@ -210,14 +212,18 @@ export class RevisionCommands {
     const limit = diffLimitBytes();
     const over = limit === undefined ? undefined : sides.find((s) => s.bytes > limit);
     if (!over || limit === undefined) return true;
-    const msg = vscode.l10n.t("{0} is {1}, over the diff editor's limit of {2} (setting {3}), so it is not compared.", over.name, formatBytes(over.bytes), formatBytes(limit), 'diffEditor.maxFileSize');
+    const msg = message("{0} is {1}, over the diff editor's limit of {2} (setting {3}), so it is not compared.", plain(over.name), plain(formatBytes(over.bytes)), plain(formatBytes(limit)), plain('diffEditor.maxFileSize'));
     this.deps.log.info(msg);
     const open = vscode.l10n.t('Open Read-Only');
     const settings = vscode.l10n.t('Change the Limit');
-    void vscode.window.showWarningMessage(msg, open, settings).then(async (pick) => {
-      if (pick === open) for (const r of openable) await this.open(r);
-      else if (pick === settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'diffEditor.maxFileSize');
-    });
+    // What the user picks runs as that command would: its failure is shown like every other.
+    background(
+      'The message about a diff over the size limit',
+      showWarning(msg, open, settings).then(async (pick) => {
+        if (pick === open) for (const r of openable) await vscode.commands.executeCommand('siteRevisions.openRevision', r);
+        else if (pick === settings) await vscode.commands.executeCommand('workbench.action.openSettings', 'diffEditor.maxFileSize');
+      }),
+    );
     return false;
   }
 
@@ -237,11 +243,16 @@ export class RevisionCommands {
     if (!st || !(st.type & vscode.FileType.File)) {
       const open = vscode.l10n.t('Open Revision');
       const restore = vscode.l10n.t('Restore Revision…');
-      const msg = vscode.l10n.t('The working file {0} does not exist, so there is nothing to compare with.', shownUri(w.uri));
-      void vscode.window.showInformationMessage(msg, open, restore).then((pick) => {
-        if (pick === open) void this.open(ref);
-        else if (pick === restore) void this.restore(ref);
-      });
+      const msg = message('The working file {0} does not exist, so there is nothing to compare with.', plain(shownUri(w.uri)));
+      // What the user picks runs as that command would: its failure is shown like every other.
+      background(
+        'The message about a missing working file',
+        showInfo(msg, open, restore).then((pick) => {
+          if (pick === open) return vscode.commands.executeCommand('siteRevisions.openRevision', ref);
+          if (pick === restore) return vscode.commands.executeCommand('siteRevisions.restoreRevision', ref);
+          return undefined;
+        }),
+      );
       return notDone('missing', msg);
     }
     const bytes = await this.content(ref);
@@ -256,8 +267,8 @@ export class RevisionCommands {
   async compareWithPrevious(ref: RevisionRef): Promise<Outcome> {
     const prev = await this.previousOf(ref);
     if (!prev) {
-      const msg = vscode.l10n.t('This is the oldest revision of {0}: there is no previous revision to compare with.', fileName(ref.path));
-      void vscode.window.showInformationMessage(msg);
+      const msg = message('This is the oldest revision of {0}: there is no previous revision to compare with.', plain(fileName(ref.path)));
+      inform(msg);
       return notDone('none', msg);
     }
     return this.compareTwo(prev, ref);
@@ -286,11 +297,11 @@ export class RevisionCommands {
   async compareWithSelected(ref: RevisionRef): Promise<Outcome> {
     const sel = this.ctl.selected;
     if (!sel) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('First use “{0}” on a revision.', vscode.l10n.t('Select for Compare')));
+      inform(message('First use “{0}” on a revision.', message('Select for Compare')));
       return notDone('none');
     }
     if (this.ctl.isSelectedForCompare(ref)) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('This is the revision selected for compare: choose another one.'));
+      inform(message('This is the revision selected for compare: choose another one.'));
       return notDone('none');
     }
     return this.compareTwo(sel, ref);
@@ -299,7 +310,7 @@ export class RevisionCommands {
   async compareSelected(arg: unknown, all: unknown): Promise<Outcome> {
     const nodes = (Array.isArray(all) ? all : [arg]).filter((n): n is RevisionNode => n instanceof RevisionNode);
     if (nodes.length !== 2) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Select exactly two revisions in the Sites view (Ctrl/Cmd+click), then choose “{0}”.', vscode.l10n.t('Compare Selected Revisions')));
+      inform(message('Select exactly two revisions in the Sites view (Ctrl/Cmd+click), then choose “{0}”.', message('Compare Selected Revisions')));
       return notDone('none');
     }
     return this.compareTwo(nodes[0]!.ref, nodes[1]!.ref);
@@ -309,34 +320,58 @@ export class RevisionCommands {
     const w = await this.working(ref, 'restore');
     if ('done' in w) return w;
     const text = decoder.decode(await this.content(ref));
-    const st = await this.statOf(w.uri);
-    if (st && !(st.type & vscode.FileType.File)) {
-      const msg = vscode.l10n.t('{0} is a folder, not a file: the revision cannot be restored there.', shownUri(w.uri));
-      void vscode.window.showErrorMessage(msg);
-      return notDone('refused', msg);
+    // What the user confirms is what happens: the file is looked at again after the confirmation,
+    // and if it appeared (or went) meanwhile, the user is asked again with the new consequence.
+    let confirmed: boolean | undefined;
+    for (let asked = 0; ; asked++) {
+      const st = await this.statOf(w.uri);
+      if (st && !(st.type & vscode.FileType.File)) {
+        const msg = message('{0} is a folder, not a file: the revision cannot be restored there.', plain(shownUri(w.uri)));
+        alert(msg);
+        return notDone('refused', msg);
+      }
+      const exists = !!st;
+      if (confirmed !== exists) {
+        if (asked >= 3) throw new Error(vscode.l10n.t('{0} keeps appearing and disappearing; the revision was not restored.', shownUri(w.uri)));
+        if (!(await this.confirmRestore(ref, w.uri, exists))) return notDone('cancelled');
+        confirmed = exists;
+        continue;
+      }
+      if (await this.applyRestore(w.uri, exists, text)) break;
+      // Not applied: unless the file appeared or went in between, VS Code refused the edit.
+      if (!!(await this.statOf(w.uri)) === exists) throw new Error(vscode.l10n.t('VS Code did not apply the restore to {0}.', shownUri(w.uri)));
     }
-    const exists = !!st;
-    const detail = exists
-      ? vscode.l10n.t('{0} will get the content of revision {1} ({2}). Unsaved changes in it are replaced too; Undo in the editor brings everything back.', shownUri(w.uri), ref.item.id, exactDate(ref))
-      : vscode.l10n.t('{0} does not exist: it will be created with the content of revision {1} ({2}).', shownUri(w.uri), ref.item.id, exactDate(ref));
-    const restoreButton = vscode.l10n.t('Restore');
-    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Restore {0} to the revision of {1}?', fileName(ref.path), whenAndWho(ref)), { modal: true, detail }, restoreButton);
-    if (choice !== restoreButton) return notDone('cancelled');
-    const edit = new vscode.WorkspaceEdit();
-    if (exists) {
-      const doc = await vscode.workspace.openTextDocument(w.uri);
-      edit.replace(w.uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), text);
-    } else {
-      edit.createFile(w.uri, { ignoreIfExists: true });
-      edit.insert(w.uri, new vscode.Position(0, 0), text);
-    }
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('VS Code did not apply the restore to {0}.', shownUri(w.uri)));
     const doc = await vscode.workspace.openTextDocument(w.uri);
     await vscode.window.showTextDocument(doc, { preview: false });
     this.deps.log.info(`Restored revision ${ref.item.id} of site ${ref.site.id} into ${shownUri(w.uri)}`);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Restored {0} to the revision of {1}. Save to keep it; Undo reverts it.', fileName(ref.path), whenAndWho(ref)));
+    inform(message('Restored {0} to the revision of {1}. Save to keep it; Undo reverts it.', plain(fileName(ref.path)), plain(whenAndWho(ref))));
     this.ctl.tree.changed();
     return ok({ uri: w.uri });
+  }
+
+  private async confirmRestore(ref: RevisionRef, uri: vscode.Uri, exists: boolean): Promise<boolean> {
+    const detail = exists
+      ? message('{0} will get the content of revision {1} ({2}). Unsaved changes in it are replaced too; Undo in the editor brings everything back.', plain(shownUri(uri)), plain(ref.item.id), plain(exactDate(ref)))
+      : message('{0} does not exist: it will be created with the content of revision {1} ({2}).', plain(shownUri(uri)), plain(ref.item.id), plain(exactDate(ref)));
+    const restoreButton = vscode.l10n.t('Restore');
+    return (await showWarning(message('Restore {0} to the revision of {1}?', plain(fileName(ref.path)), plain(whenAndWho(ref))), { modal: true, detail }, restoreButton)) === restoreButton;
+  }
+
+  /**
+   * One undoable edit: the whole text replaced, or the file created (never over one that
+   * appeared since it was looked at: the edit then fails) with the text. False when VS Code did
+   * not apply it.
+   */
+  private async applyRestore(uri: vscode.Uri, exists: boolean, text: string): Promise<boolean> {
+    const edit = new vscode.WorkspaceEdit();
+    if (exists) {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), text);
+    } else {
+      edit.createFile(uri, { ignoreIfExists: false, overwrite: false });
+      edit.insert(uri, new vscode.Position(0, 0), text);
+    }
+    return vscode.workspace.applyEdit(edit);
   }
 
   async copy(ref: RevisionRef): Promise<Outcome> {
@@ -379,7 +414,7 @@ export class RevisionCommands {
   async revisionsOfActiveFile(arg: unknown): Promise<Outcome> {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     if (!uri) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Open a file of a mapped site first.'));
+      inform(message('Open a file of a mapped site first.'));
       return notDone('none');
     }
     const rev = parseRevisionUri(uri);
@@ -391,19 +426,19 @@ export class RevisionCommands {
     let found = await this.findFile(uri);
     if (found === 'unmapped') {
       const map = vscode.l10n.t('Map a Site…');
-      const pick = await vscode.window.showInformationMessage(vscode.l10n.t('{0} is not inside a folder mapped to a site.', shownUri(uri)), map);
+      const pick = await showInfo(message('{0} is not inside a folder mapped to a site.', plain(shownUri(uri))), map);
       if (pick !== map) return notDone('none');
       const site = await this.siteOf(undefined, vscode.l10n.t('Which site does this file belong to?'));
       if (!site || !(await this.ctl.mapping.ask(site))) return notDone('cancelled');
       found = await this.findFile(uri);
       if (found === 'unmapped') {
-        void vscode.window.showInformationMessage(vscode.l10n.t('{0} is not inside the folder you chose.', shownUri(uri)));
+        inform(message('{0} is not inside the folder you chose.', plain(shownUri(uri))));
         return notDone('none');
       }
     }
     if (!found.length) {
-      const msg = vscode.l10n.t('No revisions of {0} are stored on the mapped site.', fileName(uri.path));
-      void vscode.window.showInformationMessage(msg);
+      const msg = message('No revisions of {0} are stored on the mapped site.', plain(fileName(uri.path)));
+      inform(msg);
       return notDone('none', msg);
     }
     let target = found[0]!;
@@ -459,7 +494,8 @@ export class RevisionCommands {
       qp.onDidTriggerItemButton((e) => {
         const b = e.button as (typeof buttons)[number];
         if (!e.item.ref) return;
-        if (b.action === 'copy') void this.copy(e.item.ref);
+        // Runs as the command: its failure is shown like every other (the pick stays open).
+        if (b.action === 'copy') background('Copy Revision Content', vscode.commands.executeCommand('siteRevisions.copyRevisionContent', e.item.ref));
         else resolve({ ref: e.item.ref, action: b.action });
       });
       qp.onDidAccept(() => resolve(qp.selectedItems[0]?.ref ? { ref: qp.selectedItems[0].ref } : undefined));

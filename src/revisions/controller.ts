@@ -10,6 +10,8 @@ import type { SitesModel } from '../sites/sitesModel';
 import { SITES_VIEW, type SiteNode, type SitesTreeProvider } from '../sites/sitesTree';
 import type { TreeNode } from '../tree/node';
 import { describeError } from '../ui/notify';
+import { setContext } from '../ui/context';
+import { background } from '../util/background';
 import { flatFiles, type FolderEntry } from './folders';
 import { FolderMapping } from './mapping';
 import { FileNode, FolderNode, LoadMoreNode, MappingNode, MessageNode, RevisionNode, type NodeHost, type RevisionRef } from './nodes';
@@ -44,7 +46,7 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
 
   /** Shows the view's progress bar while `p` runs (not for what is already cached). */
   progress<T>(p: Promise<T>, cached = false): Promise<T> {
-    if (!cached) void vscode.window.withProgress({ location: { viewId: SITES_VIEW } }, () => p.catch(() => undefined));
+    if (!cached) background('Showing progress in the Sites view', vscode.window.withProgress({ location: { viewId: SITES_VIEW } }, () => p.catch(() => undefined)));
     return p;
   }
 
@@ -61,7 +63,7 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
 
   select(ref: RevisionRef | undefined): void {
     this._selected = ref;
-    void vscode.commands.executeCommand('setContext', 'siteRevisions.revisionSelectedForCompare', !!ref);
+    setContext('siteRevisions.revisionSelectedForCompare', !!ref);
     this.tree.changed();
   }
 

@@ -2,6 +2,7 @@
 // paths returned by Get Revision Files. Paths are data from the service: they are only split on
 // `/` for display — never resolved (`..` is a folder literally named "..", a backslash is part of
 // a name) — and every file keeps its exact raw path, which is what the service is asked about.
+import { displayText, hasUnsafeChars } from '../util/text';
 
 export interface FileEntry {
   readonly kind: 'file';
@@ -100,10 +101,9 @@ function isDigit(c: number): boolean {
 /**
  * Natural order without allocating: runs of digits compare by value ("file2" before "file10"),
  * letters case- and accent-insensitively; names equal that way fall back to code-unit order,
- * so the order is total and deterministic. With `pathMode`, `/` sorts before every other
- * character, so paths compare segment by segment.
+ * so the order is total and deterministic.
  */
-function compareNatural(a: string, b: string, pathMode: boolean): number {
+function compareNatural(a: string, b: string): number {
   const la = a.length;
   const lb = b.length;
   let i = 0;
@@ -130,8 +130,8 @@ function compareNatural(a: string, b: string, pathMode: boolean): number {
       continue;
     }
     if (ca !== cb) {
-      const fa = pathMode && ca === 47 ? -1 : fold(ca);
-      const fb = pathMode && cb === 47 ? -1 : fold(cb);
+      const fa = fold(ca);
+      const fb = fold(cb);
       if (fa !== fb) return fa - fb;
     }
     i++;
@@ -143,28 +143,12 @@ function compareNatural(a: string, b: string, pathMode: boolean): number {
 
 /** Natural order ("file2" before "file10", case-insensitive), with a deterministic tie-break. */
 export function naturalCompare(a: string, b: string): number {
-  return a === b ? 0 : compareNatural(a, b, false);
-}
-
-/** Natural order of `/`-separated paths, segment by segment. */
-export function naturalComparePaths(a: string, b: string): number {
-  return a === b ? 0 : compareNatural(a, b, true);
-}
-
-// C0/C1 controls, DEL, line/paragraph separators, bidi controls and lone surrogates are shown
-// as U+FFFD so a name can neither break a line, reorder what is displayed around it, nor make
-// an invalid URI.
-const UNSAFE_TEST = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const UNSAFE_ALL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** Text from the service made safe to display on one line (never used to touch the file system). */
-export function displayText(s: string): string {
-  return UNSAFE_TEST.test(s) ? s.replace(UNSAFE_ALL, '\uFFFD') : s;
+  return a === b ? 0 : compareNatural(a, b);
 }
 
 /** A raw path whose display path is itself: not empty, no empty segment, no unsafe character. */
 function isClean(raw: string): boolean {
-  return raw !== '' && raw.charCodeAt(0) !== 47 && raw.charCodeAt(raw.length - 1) !== 47 && !raw.includes('//') && !UNSAFE_TEST.test(raw);
+  return raw !== '' && raw.charCodeAt(0) !== 47 && raw.charCodeAt(raw.length - 1) !== 47 && !raw.includes('//') && !hasUnsafeChars(raw);
 }
 
 /** The display segments of a raw path: split on `/`, empty segments dropped, nothing resolved. */
@@ -176,10 +160,6 @@ export function displaySegments(raw: string): string[] {
   return out.length ? out : [EMPTY_NAME];
 }
 
-/** The display path of a raw path (segments joined with `/`). */
-export function displayPath(raw: string): string {
-  return isClean(raw) ? raw : displaySegments(raw).join('/');
-}
 
 function cmpFolder(a: FolderEntry, b: FolderEntry): number {
   return naturalCompare(a.name, b.name);
@@ -276,14 +256,3 @@ export function flatFiles(model: FolderModel): readonly FileEntry[] {
 }
 
 const flatCache = new WeakMap<FolderModel, FileEntry[]>();
-
-/** Finds a folder by its key ('' is the root). */
-export function findFolder(model: FolderModel, key: string): FolderEntry | undefined {
-  if (!key) return model.root;
-  let f: FolderEntry | undefined = model.root;
-  for (const name of key.split('/')) {
-    f = f.folders.find((x) => x.name === name);
-    if (!f) return undefined;
-  }
-  return f;
-}

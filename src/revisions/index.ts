@@ -7,6 +7,7 @@ import type { Log } from '../log';
 import type { SitesModel } from '../sites/sitesModel';
 import type { SitesTreeProvider } from '../sites/sitesTree';
 import type { Notifier } from '../ui/notify';
+import { setContext } from '../ui/context';
 import { picks, RevisionCommands } from './commands';
 import { RevisionsController } from './controller';
 import { RevisionFileSystem, parseRevisionUri, revisionUri } from './fileSystem';
@@ -56,7 +57,7 @@ export function registerRevisions(deps: RevisionsDeps): RevisionsApi {
   const updateActiveContext = () => {
     const uri = vscode.window.activeTextEditor?.document.uri;
     const mapped = !!uri && (!!parseRevisionUri(uri) || folders.sitesContaining(uri).length > 0);
-    void vscode.commands.executeCommand('setContext', 'siteRevisions.activeFileMapped', mapped);
+    setContext('siteRevisions.activeFileMapped', mapped);
   };
 
   let account = accountKey(session);

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Site } from '../api/types';
 import { translate } from '../l10n';
-import { displayText } from './folders';
+import { displayText } from '../util/text';
 import { isInside, joinInside, quotePath, relativeSegments, safeSegments } from './safePath';
 
 const STATE_KEY = 'siteRevisions.folderMappings';

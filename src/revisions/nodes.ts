@@ -4,8 +4,9 @@ import * as vscode from 'vscode';
 import type { Site } from '../api/types';
 import { translate } from '../l10n';
 import { TreeNode } from '../tree/node';
+import { appendData, dataTooltip } from '../ui/markdown';
 import type { FileEntry, FolderEntry } from './folders';
-import { displayText } from './folders';
+import { displayText } from '../util/text';
 import type { RevisionItem } from './store';
 import { formatLocal, formatUtc, relativeTime } from './time';
 
@@ -52,21 +53,21 @@ function localIsUtc(time: number): boolean {
   return new Date(time).getTimezoneOffset() === 0;
 }
 
-/** Tooltip of a revision; every server string goes in with appendText (escaped). */
+/** Tooltip of a revision; every server string goes in as data (appendData: cleaned, escaped). */
 export function revisionTooltip(ref: RevisionRef, now = Date.now()): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  md.isTrusted = false;
-  md.supportHtml = false;
-  md.appendMarkdown('**').appendText(fileName(ref.path)).appendMarkdown('** — ').appendText(vscode.l10n.t('revision {0}', ref.item.id)).appendMarkdown('\n\n');
+  const md = dataTooltip(true);
+  md.appendMarkdown('**');
+  appendData(md, fileName(ref.path)).appendMarkdown('** — ');
+  appendData(md, vscode.l10n.t('revision {0}', ref.item.id)).appendMarkdown('\n\n');
   md.appendMarkdown('$(history) ').appendText(relativeTime(ref.time, now, translate, vscode.env.language));
-  if (ref.item.author) md.appendMarkdown(' · $(person) ').appendText(ref.item.author);
+  if (ref.item.author) appendData(md.appendMarkdown(' · $(person) '), ref.item.author);
   md.appendMarkdown('\n\n');
-  if (ref.time === undefined) md.appendText(vscode.l10n.t('Date as sent: {0}', ref.item.date || vscode.l10n.t('(none)'))).appendMarkdown('\n\n');
+  if (ref.time === undefined) appendData(md, vscode.l10n.t('Date as sent: {0}', ref.item.date || vscode.l10n.t('(none)'))).appendMarkdown('\n\n');
   else {
     md.appendText(formatUtc(ref.time)).appendMarkdown(localIsUtc(ref.time) ? '\n\n' : '  \n');
     if (!localIsUtc(ref.time)) md.appendText(vscode.l10n.t('{0} local time', formatLocal(ref.time))).appendMarkdown('\n\n');
   }
-  md.appendText(vscode.l10n.t('Path: {0}', ref.path));
+  appendData(md, vscode.l10n.t('Path: {0}', ref.path));
   return md;
 }
 

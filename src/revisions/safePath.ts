@@ -95,8 +95,3 @@ export function relativeSegments(folder: string, file: string, caseInsensitive =
   if (!f.every((s, i) => eq(s, c[i]!))) return undefined;
   return c.slice(f.length);
 }
-
-/** The segments by which a service path would match a local file (lenient: display only). */
-export function matchSegments(raw: string): string[] {
-  return raw.split('/').filter((s) => s !== '' && s !== '.');
-}

@@ -4,7 +4,9 @@ import * as vscode from 'vscode';
 import { isApiError, type HttpStatusError, type NetworkError } from '../api/errors';
 import type { SaveSiteResult, Site, SiteFields } from '../api/types';
 import type { Session } from '../auth/session';
+import { message, plain, showWarning } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
+import { background } from '../util/background';
 import { openSiteEditor, type SiteEditorHandle } from './siteEditor';
 import type { SitesModel } from './sitesModel';
 import { SiteNode, siteDetailRows } from './sitesTree';
@@ -14,8 +16,6 @@ export interface SiteCommandDeps {
   session: Session;
   model: SitesModel;
   notifier: Notifier;
-  /** Called after a save or delete with the site id concerned. */
-  onSaved?: (siteId: string) => void;
   /** Called (and awaited) once a site is deleted on the service: what refers to it locally is forgotten. */
   onDeleted?: (siteId: string) => unknown;
 }
@@ -135,11 +135,12 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     // Editing a site that is already open reveals the same panel: attach the handler once.
     if (watched.has(handle)) return handle;
     watched.add(handle);
-    void handle.done.then((r) => {
-      if (!r) return;
-      model.refresh();
-      deps.onSaved?.(r.siteId);
-    });
+    background(
+      'Refreshing after a save',
+      handle.done.then((r) => {
+        if (r) model.refresh();
+      }),
+    );
     return handle;
   };
 
@@ -167,31 +168,34 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       const site = await siteArg(model, arg, vscode.l10n.t('Site to delete'));
       if (!site) return false;
       const del = vscode.l10n.t('Delete');
-      const choice = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Delete the site “{0}”?', site.name),
-        { modal: true, detail: vscode.l10n.t('The site and its revision history are deleted on the service. Files on your computer are not touched.') },
+      const choice = await showWarning(
+        message('Delete the site “{0}”?', plain(site.name)),
+        { modal: true, detail: message('The site and its revision history are deleted on the service. Files on your computer are not touched.') },
         del,
       );
       if (choice !== del) return false;
       try {
         await vscode.window.withProgress({ location: { viewId: 'siteRevisions.sites' } }, () => session.call((c) => c.deleteSite(site.id)));
       } catch (e) {
-        void notifier.error(vscode.l10n.t('Could not delete “{0}”', site.name), e);
+        notifier.error(message('Could not delete “{0}”', plain(site.name)), e);
         return false;
       }
       // Its folder mapping and compare selection go: a later site may be given the same id.
       await Promise.resolve(deps.onDeleted?.(site.id)).catch(() => undefined);
       model.refresh();
-      deps.onSaved?.(site.id);
       return true;
     }),
     vscode.commands.registerCommand('siteRevisions.openWebUrl', async (arg?: unknown) => {
       const site = await siteArg(model, arg, vscode.l10n.t('Site whose web URL to open'));
       if (!site) return false;
       if (!isWebUrl(site.web_url)) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('“{0}” has no web URL (http or https). Edit the site to add one.', site.name), vscode.l10n.t('Edit Site')).then((c) => {
-          if (c) void vscode.commands.executeCommand('siteRevisions.editSite', site.id);
-        });
+        const edit = vscode.l10n.t('Edit Site');
+        background(
+          'The message about a missing web URL',
+          showWarning(message('“{0}” has no web URL (http or https). Edit the site to add one.', plain(site.name)), edit).then((c) =>
+            c === edit ? vscode.commands.executeCommand('siteRevisions.editSite', site.id) : undefined,
+          ),
+        );
         return false;
       }
       return vscode.env.openExternal(vscode.Uri.parse(site.web_url, true));

@@ -9,6 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { translate } from '../l10n';
+import { message, plain, showError, showWarning } from '../ui/messages';
+import { background } from '../util/background';
 import { SAVE_SITE_FIELDS, SERVER_TYPES, SITE_SECRET_FIELDS, type SaveSiteField, type ServerType, type Site, type SiteFields } from '../api/types';
 import {
   COMMON_FIELDS,
@@ -290,7 +292,8 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
 
   const post = (m: HostMessage): void => {
     posted.push(m);
-    if (!disposed) void panel.webview.postMessage(m).then(undefined, () => undefined);
+    // A webview closed meanwhile refuses the message: nothing is lost, the form is gone.
+    if (!disposed) panel.webview.postMessage(m).then(undefined, () => undefined);
   };
 
   const isDirty = (): boolean =>
@@ -306,9 +309,9 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
     req.confirmDiscard ??
     (async (name: string): Promise<boolean> => {
       const discard = vscode.l10n.t('Discard');
-      const choice = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Discard your changes to “{0}”?', name),
-        { modal: true, detail: vscode.l10n.t('The changes you made in this form have not been saved.') },
+      const choice = await showWarning(
+        message('Discard your changes to “{0}”?', plain(name)),
+        { modal: true, detail: message('The changes you made in this form have not been saved.') },
         discard,
       );
       return choice === discard;
@@ -318,7 +321,7 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
     if (saving) return;
     remember(values);
     edited = passwordEdited;
-    const errors = validate(values, mode).map((e) => ({ ...e, message: formText(e.message) }));
+    const errors = validate(values).map((e) => ({ ...e, message: formText(e.message) }));
     if (errors.length > 0) {
       post({ type: 'errors', errors });
       return;
@@ -333,13 +336,13 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
       result = await req.save(fields);
     } catch (e) {
       saving = false;
-      const message = e instanceof Error && e.message ? e.message : vscode.l10n.t('The site could not be saved.');
+      const text = e instanceof Error && e.message ? e.message : vscode.l10n.t('The site could not be saved.');
       if (disposed) {
         // The panel was closed while saving: nowhere left to show the message in the form.
         resolveDone(undefined);
-        void vscode.window.showErrorMessage(vscode.l10n.t('Could not save “{0}”: {1}', values.name.trim(), message));
+        background('Showing a failed save', showError(message('Could not save “{0}”: {1}', plain(values.name.trim()), plain(text))));
       } else {
-        post({ type: 'saveFailed', message });
+        post({ type: 'saveFailed', message: text });
       }
       return;
     }

@@ -411,17 +411,6 @@ export function visibleFields(serverType: string): SaveSiteField[] {
   return fieldSpecs(serverType).map((s) => s.field);
 }
 
-export function isFieldVisible(serverType: string, field: SaveSiteField): boolean {
-  return visibleFields(serverType).includes(field);
-}
-
-/** The visibility table: server type -> fields shown. */
-export function visibilityTable(): Record<ServerType, SaveSiteField[]> {
-  const out = {} as Record<ServerType, SaveSiteField[]>;
-  for (const t of SERVER_TYPES) out[t] = visibleFields(t);
-  return out;
-}
-
 // ---- Translation ----
 //
 // The texts above are English source messages. The site editor (src/sites/siteEditor.ts) passes
@@ -507,10 +496,9 @@ export function checkField(field: FieldSpec, raw: string): string | undefined {
 
 /**
  * Validates the fields shown for `values.server_type` (hidden fields are not sent, so they are
- * not checked). The rules are the same in every mode; `mode` is accepted so callers state it
- * and future mode-specific rules have a place.
+ * not checked). The rules are the same whether a site is created, edited or duplicated.
  */
-export function validate(values: FormValues, _mode: FormMode): ValidationError[] {
+export function validate(values: FormValues): ValidationError[] {
   const errors: ValidationError[] = [];
   for (const s of fieldSpecs(values.server_type ?? '')) {
     const message = checkField(s, values[s.field] ?? '');

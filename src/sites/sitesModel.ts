@@ -6,8 +6,10 @@ import { isApiError } from '../api/errors';
 import type { Session } from '../auth/session';
 import { InFlight } from '../util/inflight';
 import { describeError } from '../ui/notify';
+import { setContext } from '../ui/context';
 
-export type ViewState = 'signedOut' | 'loading' | 'ready' | 'empty' | 'error' | 'unreachable';
+/** `expired`: the service refused the stored credentials; nothing is requested until the user signs in. */
+export type ViewState = 'signedOut' | 'loading' | 'ready' | 'empty' | 'error' | 'unreachable' | 'expired';
 
 export function compareSites(a: Site, b: Site): number {
   return a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }) || a.id.localeCompare(b.id, undefined, { numeric: true });
@@ -52,7 +54,7 @@ export class SitesModel implements vscode.Disposable {
 
   setFilter(f: string): void {
     this._filter = f.trim();
-    void vscode.commands.executeCommand('setContext', 'siteRevisions.filtered', !!this._filter);
+    setContext('siteRevisions.filtered', !!this._filter);
     this._onDidChange.fire();
   }
 
@@ -84,7 +86,7 @@ export class SitesModel implements vscode.Disposable {
         if (gen === this.generation) {
           this._error = describeError(e).message;
           const unreachable = isApiError(e) && (e.kind === 'network' || e.kind === 'timeout' || (e.kind === 'http' && e.retryable));
-          this.setState(unreachable ? 'unreachable' : 'error');
+          this.setState(this.session.state === 'expired' ? 'expired' : unreachable ? 'unreachable' : 'error');
         }
         throw e;
       }
@@ -103,6 +105,11 @@ export class SitesModel implements vscode.Disposable {
     this._onDidChange.fire();
   }
 
+  /** The service refused the credentials (the session expired): the view says so; a loaded list stays. */
+  markExpired(): void {
+    this.setState('expired');
+  }
+
   /** Forgets all data (sign-out). */
   clear(): void {
     this.generation++;
@@ -116,7 +123,7 @@ export class SitesModel implements vscode.Disposable {
   private setState(s: ViewState): void {
     if (this._state === s) return;
     this._state = s;
-    void vscode.commands.executeCommand('setContext', 'siteRevisions.view', s);
+    setContext('siteRevisions.view', s);
     this._onDidChangeState.fire(s);
   }
 

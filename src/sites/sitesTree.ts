@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 import type { Site, ServerType } from '../api/types';
 import { TreeNode } from '../tree/node';
+import { appendData, dataTooltip } from '../ui/markdown';
+import { background } from '../util/background';
 import type { SitesModel } from './sitesModel';
 
 export const SITES_VIEW = 'siteRevisions.sites';
@@ -32,21 +34,6 @@ export function siteDescription(site: Site): string {
 }
 
 /**
- * Characters of service data that the tooltip shows as U+FFFD: control characters (they would
- * break the layout) and bidirectional controls (U+202E… would make what follows read backwards).
- */
-const HIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * Appends service data to a tooltip as plain text. appendText escapes the markdown syntax but
- * not `<` or `&`: those become entities, so no HTML tag or entity from the service survives in the
- * markdown even where HTML is rendered.
- */
-export function appendData(md: vscode.MarkdownString, value: string): vscode.MarkdownString {
-  return md.appendText(value.replace(HIDDEN_CHARS, '\ufffd').replace(/[&<]/g, (c) => (c === '&' ? '&amp;' : '&lt;')));
-}
-
-/**
  * The useful fields of a site as label/value pairs, empty values included: the one list behind
  * the tooltip and Copy Site Details. Never a password.
  */
@@ -73,9 +60,7 @@ export function siteDetailRows(site: Site): [string, string][] {
 
 /** Tooltip with the useful fields; never a password. Every value goes in as text (escaped). */
 export function siteTooltip(site: Site): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, false);
-  md.isTrusted = false;
-  md.supportHtml = false;
+  const md = dataTooltip();
   md.appendMarkdown('**');
   appendData(md, site.name || vscode.l10n.t('(unnamed)')).appendMarkdown('**');
   if (site.shared) md.appendMarkdown(` — ${vscode.l10n.t('shared with you')}`);
@@ -163,7 +148,7 @@ export class SitesTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (node) return node.getChildren();
     const load = this.model.visibleSites();
-    void vscode.window.withProgress({ location: { viewId: SITES_VIEW } }, () => load.catch(() => undefined));
+    background('Showing progress in the Sites view', vscode.window.withProgress({ location: { viewId: SITES_VIEW } }, () => load.catch(() => undefined)));
     try {
       this.roots = this.nodesFor(await load);
     } catch {

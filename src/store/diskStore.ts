@@ -435,7 +435,11 @@ export class DiskStore {
   private maybeCompact(): void {
     if (this.compacting || !this.catalog.wantsCompaction) return;
     this.compacting = true;
-    void this.compact().finally(() => (this.compacting = false));
+    const done = (): void => {
+      this.compacting = false;
+    };
+    // compact() logs its own failures and never rejects.
+    this.compact().then(done, done);
   }
 
   /** Deletes blobs no key names (older than ORPHAN_AGE_MS) and stale temporary files. */

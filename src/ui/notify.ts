@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 import { isApiError, type ApiError } from '../api/errors';
 import type { Log } from '../log';
+import { background } from '../util/background';
+import { message, plain, showError, type MessageText } from './messages';
 
 export type NextStep = 'retry' | 'signIn' | 'settings' | 'log';
 
@@ -45,27 +47,33 @@ export class Notifier {
   constructor(private readonly log: Log) {}
 
   /**
-   * Logs the error and shows it once per kind while a message of that kind is on screen.
-   * Cancellations are silent; auth failures are left to the session's single sign-in prompt.
-   * `retry` runs when the user picks Retry.
+   * Logs the error and shows it once per kind while a message of that kind is on screen (the
+   * message is not waited for). Cancellations are silent; auth failures are left to the
+   * session's single sign-in prompt. `retry` runs when the user picks Retry.
    */
-  async error(context: string, e: unknown, retry?: () => unknown): Promise<void> {
+  error(context: MessageText, e: unknown, retry?: () => unknown): void {
     if (isApiError(e) && e.kind === 'cancelled') return;
     const d = describeError(e);
     this.log.error(`${context}: ${d.message}`);
     if (d.kind === 'auth') return;
     if (this.showing.has(d.kind)) return;
     this.showing.add(d.kind);
+    background(`Showing the error "${context}"`, this.show(message('{0}: {1}', context, plain(d.message)), d, retry));
+  }
+
+  /** Shows the message; once it is closed, another of its kind may show, and the picked step runs. */
+  private async show(text: MessageText, d: Described, retry: (() => unknown) | undefined): Promise<void> {
+    const labels = actions();
+    const items = d.next.filter((n) => n !== 'retry' || retry).map((n) => labels[n]);
+    let pick: string | undefined;
     try {
-      const labels = actions();
-      const items = d.next.filter((n) => n !== 'retry' || retry).map((n) => labels[n]);
-      const pick = await vscode.window.showErrorMessage(`${context}: ${d.message}`, ...items);
-      if (pick === labels.retry) retry?.();
-      else if (pick === labels.signIn) void vscode.commands.executeCommand('siteRevisions.signIn');
-      else if (pick === labels.settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'siteRevisions');
-      else if (pick === labels.log) this.log.show();
+      pick = await showError(text, ...items);
     } finally {
       this.showing.delete(d.kind);
     }
+    if (pick === labels.retry) await retry?.();
+    else if (pick === labels.signIn) await vscode.commands.executeCommand('siteRevisions.signIn');
+    else if (pick === labels.settings) await vscode.commands.executeCommand('workbench.action.openSettings', 'siteRevisions');
+    else if (pick === labels.log) this.log.show();
   }
 }

@@ -262,7 +262,10 @@ export class Cleanup {
       const code = sig === 'SIGINT' ? 130 : sig === 'SIGTERM' ? 143 : 129;
       const timer = setTimeout(() => process.exit(code), 15000);
       timer.unref();
-      void this.run().finally(() => process.exit(code));
+      this.run().then(
+        () => process.exit(code),
+        () => process.exit(code),
+      );
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
@@ -356,7 +359,7 @@ export function startService(opts: ServiceOptions): Promise<Service> {
   return new Promise<Service>((resolve, reject) => {
     let ready = false;
     const timer = setTimeout(() => {
-      void stop();
+      stop().catch((e: unknown) => log(`service: stopping after the time-out failed: ${String(e)}`));
       reject(new Error(`the service did not print SERVICE_READY within ${(opts.timeoutMs ?? 30000) / 1000} s; its output:\n${tail}`));
     }, opts.timeoutMs ?? 30000);
     const onLine = (line: string): void => {

@@ -65,7 +65,10 @@ async function startDesktop(code: string, runDir: string, cleanup: Cleanup): Pro
   console.log('Close the window or press Ctrl+C here to stop.\n');
   child.on('exit', () => {
     log('VS Code closed; stopping');
-    void cleanup.run().finally(() => process.exit(0));
+    cleanup.run().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   });
 }
 

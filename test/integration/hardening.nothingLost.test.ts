@@ -115,7 +115,10 @@ describe('Hardening: nothing lost', function () {
     await vscode.commands.executeCommand('siteRevisions.createSite');
     const ed = await loadedEditor();
     let settled = false;
-    void ed.done.then(() => (settled = true));
+    ed.done.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     const values = { ...ed.initialState.values, name, server_type: 'FTP', domain: 'slow.example', port: '21', ftp_user: 'slow', ftp_pass: 'Slow-Typed-Pa55', dir: '/www' };
     const edited = { ftp_pass: true, db_password: false };
     const before = await stats();
@@ -239,6 +242,41 @@ describe('Hardening: nothing lost', function () {
     await waitFor(() => !doc.getText().includes('second unsaved edit'));
     assert.ok(doc.getText().includes('first unsaved edit'));
     assert.equal(fs.readFileSync(working.fsPath, 'utf8'), onDisk, 'nothing was saved behind the user’s back');
+    await revertAll();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('restore decides between create and replace after the confirmation: a file that appears meanwhile is replaced (asked again), never prepended to', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const dir = tempDir('nothing-lost-appears');
+    const acme = await siteNode('Acme Corporate');
+    await vscode.commands.executeCommand('siteRevisions.mapFolder', acme.site.id, vscode.Uri.file(dir));
+    const working = path.join(dir, 'index.php');
+    assert.ok(!fs.existsSync(working), 'no working file when the restore starts');
+    const file = (await api.tree.getChildren(acme)).find((n): n is FileNode => isFile(n) && n.path === 'index.php')!;
+    const rev = (await api.tree.getChildren(file)).filter(isRevision).at(-1)!;
+    const content = new TextDecoder().decode(await api.revisions.store.content(rev.ref.site.id, rev.ref.item.id));
+    const asked: string[] = [];
+    const restore = stubWindow('showWarningMessage', (async (_m: string, options: vscode.MessageOptions) => {
+      asked.push(options?.detail ?? '');
+      // While the first confirmation is on screen, something else writes the file.
+      if (asked.length === 1) fs.writeFileSync(working, 'appeared meanwhile\n');
+      return 'Restore';
+    }) as never);
+    const restoreInfo = stubWindow('showInformationMessage', (async () => undefined) as never);
+    try {
+      const out = (await vscode.commands.executeCommand('siteRevisions.restoreRevision', rev)) as Outcome;
+      assert.ok(out.done, JSON.stringify(out));
+    } finally {
+      restore();
+      restoreInfo();
+    }
+    assert.equal(asked.length, 2, `asked again once the file existed: ${JSON.stringify(asked)}`);
+    assert.match(asked[0]!, /does not exist: it will be created/);
+    assert.match(asked[1]!, /will get the content of revision/);
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === vscode.Uri.file(working).fsPath)!;
+    assert.equal(doc.getText(), content, 'the revision replaced the file; nothing of it is left in front or behind');
+    assert.equal(fs.readFileSync(working, 'utf8'), 'appeared meanwhile\n', 'the disk is untouched until the user saves');
     await revertAll();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

@@ -22,8 +22,10 @@ import { ext, testService, waitFor, workspaceFolder } from './util';
 const { email, password, apiKey } = DEMO.keyUser;
 /** A site password typed into the editor: not the account's, but it must not leak either. */
 const TYPED_SITE_PASSWORD = 'Typed-Site-Pa55-7c1e';
+/** Typed into a save the service refuses, quoting it back in its error text. */
+const ECHOED_SITE_PASSWORD = 'Echoed-Site-Pa55-4d2b';
 /** What must never be found, with the forms it could take in a URL or a header. */
-const NEEDLES = [password, apiKey, TYPED_SITE_PASSWORD].flatMap((s) => [s, encodeURIComponent(s), Buffer.from(s).toString('base64')]);
+const NEEDLES = [password, apiKey, TYPED_SITE_PASSWORD, ECHOED_SITE_PASSWORD].flatMap((s) => [s, encodeURIComponent(s), Buffer.from(s).toString('base64')]);
 
 function hits(where: string, text: string): string[] {
   return [...new Set(NEEDLES)].filter((n) => text.includes(n)).map((n) => `${where}: ${n.slice(0, 4)}…`);
@@ -158,6 +160,21 @@ describe('Hardening: secrets', function () {
     });
     assert.ok(await ed.done, JSON.stringify(ed.lastPosted));
     editorPosts.push(JSON.stringify(ed.posted));
+    // A save the service refuses, quoting the typed site password in its error text: the
+    // password reaches neither the log (the request's debug line included) nor the form.
+    await vscode.commands.executeCommand('siteRevisions.editSite', shop);
+    const refused = api.editors.last!;
+    await refused.simulate({ type: 'ready' });
+    await control(url, 'config', { failNext: ['echo'] });
+    await refused.simulate({
+      type: 'save',
+      values: { ...refused.initialState.values, ftp_pass: ECHOED_SITE_PASSWORD },
+      passwordEdited: { ftp_pass: true, db_password: false },
+    });
+    assert.equal(refused.lastPosted?.type, 'saveFailed', JSON.stringify(refused.lastPosted));
+    assert.match((refused.lastPosted as { message: string }).message, /Could not connect to .* with shop \/ \*\*\*/, 'the service’s text, the password hidden');
+    editorPosts.push(JSON.stringify(refused.posted));
+    refused.panel.dispose();
     api.model.refresh();
     const [edited] = (await expand()) as SiteNode[];
     assert.equal(edited!.site.name, 'Key Account Shop (edited)');
@@ -239,6 +256,7 @@ describe('Hardening: secrets', function () {
       assert.match(logText, /"operation":"Save Site"/);
       assert.match(logText, /"operation":"Get Revision"/);
       assert.match(logText, /"status":401/, 'the 401 is in the log');
+      assert.match(logText, /Could not connect to [^"]* with shop \/ \*\*\*/, 'the refused save is in the log, its echoed password hidden');
     }
     // Every log file of this session (this extension host's, the other extensions', VS Code's own).
     const session = path.dirname(path.dirname(logDir));

@@ -136,9 +136,18 @@ export class Screen {
     return (await this.texts({ selector: '.part.editor .tabs-container .tab .label-name' })).map((t) => t.trim());
   }
 
-  /** The messages of the notification toasts on screen. */
+  /**
+   * The messages of the notifications drawn: the toasts and the notification center. The
+   * workbench draws no toasts while the smoke-test driver is on (as under the runner): open the
+   * center first (command `notifications.showList`).
+   */
   async notifications(): Promise<string[]> {
-    return (await this.texts({ selector: '.notifications-toasts .notification-list-item-message' })).map((t) => t.trim());
+    return (await this.texts({ selector: NOTIFICATION_MESSAGES })).map((t) => t.trim());
+  }
+
+  /** The links drawn inside notification messages (their texts), toasts and center. */
+  notificationLinks(): Promise<string[]> {
+    return this.texts({ selector: NOTIFICATION_MESSAGES.split(', ').map((s) => `${s} a`).join(', ') });
   }
 
   /** Closes every notification toast (Escape in the notification center does it too). */
@@ -150,6 +159,8 @@ export class Screen {
     }
   }
 }
+
+const NOTIFICATION_MESSAGES = '.notifications-toasts .notification-list-item-message, .notifications-center .notification-list-item-message';
 
 let cached: Screen | null | undefined;
 

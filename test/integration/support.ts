@@ -34,6 +34,39 @@ export function stubWindow<K extends keyof typeof vscode.window>(name: K, impl: 
   };
 }
 
+export interface ShownMessage {
+  severity: 'info' | 'warning' | 'error';
+  message: string;
+  modal: boolean;
+  detail?: string;
+  items: string[];
+}
+
+/**
+ * Records every message the extension shows through vscode.window. `answer` may pick a button
+ * for it (a string, or a promise of one: the message is then not drawn). Otherwise a non-modal
+ * message is passed on to VS Code, so the workbench draws it (read it with
+ * screen().notifications()), and a modal dialog, which cannot be clicked from here, is
+ * dismissed. `restore()` puts the window back.
+ */
+export function spyMessages(answer: (m: ShownMessage) => string | undefined | Promise<string | undefined> = () => undefined): { shown: ShownMessage[]; restore(): void } {
+  const shown: ShownMessage[] = [];
+  const names = { info: 'showInformationMessage', warning: 'showWarningMessage', error: 'showErrorMessage' } as const;
+  const restores = (Object.keys(names) as (keyof typeof names)[]).map((severity) => {
+    const original = vscode.window[names[severity]] as (...a: unknown[]) => Thenable<unknown>;
+    return stubWindow(names[severity], ((message: string, ...rest: unknown[]) => {
+      const options = rest[0] && typeof rest[0] === 'object' ? (rest[0] as vscode.MessageOptions) : undefined;
+      const items = (options ? rest.slice(1) : rest).map((i) => (typeof i === 'string' ? i : String((i as { title?: unknown }).title)));
+      const m: ShownMessage = { severity, message, modal: options?.modal === true, ...(options?.detail !== undefined ? { detail: options.detail } : {}), items };
+      shown.push(m);
+      const picked = answer(m);
+      if (picked !== undefined || m.modal) return Promise.resolve(picked);
+      return original.call(vscode.window, message, ...rest);
+    }) as never);
+  });
+  return { shown, restore: () => restores.forEach((r) => r()) };
+}
+
 /** True once a webview panel has been closed (its webview throws when touched). */
 export function isDisposed(panel: vscode.WebviewPanel): boolean {
   try {

@@ -17,11 +17,15 @@ import { Store } from './store';
 export type { Operation } from './operations';
 export { DEMO } from './demo';
 
-export type FaultKind = 'http500' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'drop' | 'truncate' | 'html' | 'empty';
+export type FaultKind = 'http500' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'drop' | 'truncate' | 'html' | 'empty' | 'echo';
 /** The kinds a random fault rate draws from by default. */
 export const FAULT_KINDS: readonly FaultKind[] = ['http500', 'http502', 'http503', 'http504', 'http429', 'drop', 'truncate', 'html', 'empty'];
-/** Every kind, including `http401` (an expired session; only on request, never drawn at random by default). */
-export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401'];
+/**
+ * Every kind, including those only on request (never drawn at random by default): `http401` (an
+ * expired session) and `echo` (a careless service whose error text quotes the request's site
+ * fields back, passwords included; nothing is changed).
+ */
+export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401', 'echo'];
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -38,6 +42,11 @@ export interface ServiceConfig {
   faultKinds?: FaultKind[];
   /** Queue: the next /api requests get these faults, in order (replaces the current queue). */
   failNext?: (FaultKind | FaultSpec)[];
+  /**
+   * Seed of the random faults (an integer): setting it restarts their sequence, so a failing run
+   * can be replayed. Without one, the service picks a seed at start; `config` reports it.
+   */
+  seed?: number;
 }
 
 export interface ServiceOptions extends ServiceConfig {
@@ -81,6 +90,8 @@ export interface RunningService {
   inFlight(): number;
   /** The most /api requests in flight at once since the start or the last resetStats(). */
   maxInFlight(): number;
+  /** /api requests held back by the latency right now. */
+  delayed(): number;
   resetStats(): void;
   /** Closes the server and all keep-alive sockets. */
   close(): Promise<void>;
@@ -114,6 +125,21 @@ interface State {
   faultRate: number;
   faultKinds: FaultKind[];
   failNext: FaultSpec[];
+  seed: number;
+  /** The random faults' generator, from `seed`. */
+  random: () => number;
+}
+
+/** A small seeded generator (mulberry32): the same seed, the same sequence. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 function normaliseFault(f: FaultKind | FaultSpec): FaultSpec {
@@ -145,11 +171,16 @@ function applyConfig(state: State, c: ServiceConfig): void {
     if (!Array.isArray(c.failNext)) throw new Error('failNext must be an array');
     next.failNext = c.failNext.map(normaliseFault);
   }
+  if (c.seed !== undefined) {
+    if (!(typeof c.seed === 'number' && Number.isSafeInteger(c.seed) && c.seed >= 0)) throw new Error('seed must be a whole number >= 0');
+    next.seed = c.seed;
+    next.random = seededRandom(c.seed);
+  }
   Object.assign(state, next);
 }
 
 function publicConfig(state: State): Required<ServiceConfig> {
-  return { latencyMs: state.latencyMs, faultRate: state.faultRate, faultKinds: [...state.faultKinds], failNext: state.failNext.map((f) => ({ ...f })) };
+  return { latencyMs: state.latencyMs, faultRate: state.faultRate, faultKinds: [...state.faultKinds], failNext: state.failNext.map((f) => ({ ...f })), seed: state.seed };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -180,8 +211,17 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const store = new Store(dataFile, !!opts.large);
   const quiet = !!opts.quiet;
 
-  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [] };
-  applyConfig(state, opts);
+  const startSeed = Math.floor(Math.random() * 2 ** 31);
+  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], seed: startSeed, random: seededRandom(startSeed) };
+  /** Says which seed the random faults come from whenever they are switched on or reseeded. */
+  const configure = (c: ServiceConfig): void => {
+    const before = { rate: state.faultRate, seed: state.seed };
+    applyConfig(state, c);
+    if (!quiet && state.faultRate > 0 && (before.rate === 0 || before.seed !== state.seed || c.seed !== undefined)) {
+      console.log(`[service] random faults at rate ${state.faultRate} from seed ${state.seed} (replay: --seed ${state.seed}, or config {"seed": ${state.seed}})`);
+    }
+  };
+  configure(opts);
   let log: RequestRecord[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -207,8 +247,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const pickFault = (): FaultSpec | undefined => {
     const queued = state.failNext.shift();
     if (queued) return queued;
-    if (state.faultRate > 0 && Math.random() < state.faultRate && state.faultKinds.length) {
-      return { kind: state.faultKinds[Math.floor(Math.random() * state.faultKinds.length)] };
+    if (state.faultRate > 0 && state.random() < state.faultRate && state.faultKinds.length) {
+      return { kind: state.faultKinds[Math.floor(state.random() * state.faultKinds.length)] };
     }
     return undefined;
   };
@@ -244,7 +284,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       case 'config': {
         if (method === 'POST' && read.body.length) {
           try {
-            applyConfig(state, JSON.parse(read.body.toString('utf8')) as ServiceConfig);
+            configure(JSON.parse(read.body.toString('utf8')) as ServiceConfig);
           } catch (err) {
             return sendJson(res, 400, { success: false, error: (err as Error).message });
           }
@@ -357,6 +397,11 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
           res.end(page);
           return;
         }
+        case 'echo': {
+          const quoted = ['ftp_user', 'ftp_pass', 'db_username', 'db_password'].map((k) => body[k]).filter(Boolean).join(' / ');
+          reply(200, { success: false, error: `Could not connect to ${body.domain ?? 'the server'} with ${quoted || 'no credentials'}` });
+          return;
+        }
         case 'empty':
           record(200);
           res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Content-Length': 0, 'Cache-Control': 'no-store' });
@@ -408,13 +453,12 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     url,
     port: addr.port,
     dataFile,
-    configure(c: ServiceConfig) {
-      applyConfig(state, c);
-    },
+    configure,
     requests: () => log.map((r) => ({ ...r, bodyFields: [...r.bodyFields] })),
     count: (op?: Operation) => (op ? log.filter((r) => r.operation === op).length : log.length),
     inFlight: () => inFlight,
     maxInFlight: () => maxInFlight,
+    delayed: () => timers.size,
     resetStats() {
       log = [];
       maxInFlight = inFlight;

@@ -13,6 +13,8 @@ const HELP = `Usage: node out/test/server/main.js [flags]
   --latency MS      delay before every /api reply (env SR_LATENCY_MS)
   --fault-rate R    0..1, share of /api requests that get a random fault (env SR_FAULT_RATE)
   --faults k1,k2    fault kinds for --fault-rate (default all: ${FAULT_KINDS.join(',')}; env SR_FAULTS)
+  --seed N          seed of the random faults, to replay a run (default: picked at start and
+                    printed; env SR_SEED)
   --large           add the large data set (env SR_LARGE=1)
   --reset           delete the data file first (seed again)
   --quiet           no per-request log lines
@@ -43,7 +45,7 @@ async function main(): Promise<void> {
   const env = process.env;
   const flags: Record<string, string | true> = {};
   const args = process.argv.slice(2);
-  const valued = new Set(['--port', '--host', '--data', '--latency', '--fault-rate', '--faults']);
+  const valued = new Set(['--port', '--host', '--data', '--latency', '--fault-rate', '--faults', '--seed']);
   const bool = new Set(['--large', '--reset', '--quiet', '--help', '-h']);
   for (let i = 0; i < args.length; i++) {
     const [name, inline] = args[i].split(/=(.*)/s, 2);
@@ -73,6 +75,7 @@ async function main(): Promise<void> {
     latencyMs: num('--latency', str('--latency', 'SR_LATENCY_MS'), 0, 3_600_000),
     faultRate: num('--fault-rate', str('--fault-rate', 'SR_FAULT_RATE'), 0, 1),
     faultKinds: kinds(str('--faults', 'SR_FAULTS')),
+    seed: num('--seed', str('--seed', 'SR_SEED'), 0, Number.MAX_SAFE_INTEGER),
     large: !!flags['--large'] || env.SR_LARGE === '1' || env.SR_LARGE === 'true',
     quiet: !!flags['--quiet'],
   };

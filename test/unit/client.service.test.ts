@@ -253,12 +253,31 @@ describe('SiteRevisionClient (local service)', function () {
       assert.equal(service.count('getRevision'), 4);
     });
 
-    it('Retry-After from the service is honoured', async () => {
+    it('Retry-After from the service is honoured within the time-out', async () => {
       service.configure({ failNext: [{ kind: 'http503', retryAfterSeconds: 1 }] });
-      const t0 = Date.now();
-      await client().getSites();
-      assert.ok(Date.now() - t0 >= 950, `retried after ${Date.now() - t0} ms`);
+      const seen: RequestEvent[] = [];
+      await client(DEMO.user, { timeoutMs: 10_000, onEvent: (e) => seen.push(e) }).getSites();
+      assert.deepEqual(seen.map((e) => [e.attempt, e.outcome, e.retryInMs]), [[1, 'retry', 1000], [2, 'ok', undefined]], 'waited as asked, then retried');
       assert.equal(service.count('getSites'), 2);
+    });
+
+    it('a Retry-After beyond the time-out ends the call at once with the service’s answer; no wait, no retry', async () => {
+      service.configure({ failNext: [{ kind: 'http503', retryAfterSeconds: 30 }] });
+      const seen: RequestEvent[] = [];
+      const ac = new AbortController();
+      const call = client(DEMO.user, { timeoutMs: 2000, onEvent: (e) => seen.push(e) }).getSites({ signal: ac.signal });
+      call.catch(() => undefined);
+      try {
+        // The first attempt's outcome decides: a retry would mean a 30 s wait in a 2 s call.
+        while (!seen.length) await new Promise((r) => setImmediate(r));
+        assert.deepEqual(seen.map((e) => [e.attempt, e.status, e.outcome, e.retryInMs]), [[1, 503, 'error', undefined]]);
+        const e = await fails(call, HttpStatusError);
+        assert.equal(e.status, 503);
+        assert.equal(e.retryAfterMs, 30_000);
+      } finally {
+        ac.abort(); // (the code before this rule waited 30 s here)
+      }
+      assert.equal(service.count('getSites'), 1);
     });
 
     it('gives up after `retries` retries with the last error', async () => {
@@ -306,20 +325,19 @@ describe('SiteRevisionClient (local service)', function () {
     });
 
     it('latency beyond the timeout → TimeoutError', async () => {
-      service.configure({ latencyMs: 600 });
-      const t0 = Date.now();
+      // The service answers (successfully) after 30 s: a TimeoutError means the client gave up first.
+      service.configure({ latencyMs: 30_000 });
       const e = await fails(client(DEMO.user, { timeoutMs: 150 }).getSites(), TimeoutError);
       assert.equal(e.timeoutMs, 150);
-      assert.ok(Date.now() - t0 < 550);
     });
 
     it('AbortController mid-request → CancelledError, promptly', async () => {
-      service.configure({ latencyMs: 1500 });
+      // The service would answer, successfully, after 30 s; the abort comes once the call is under way.
+      service.configure({ latencyMs: 30_000 });
       const ac = new AbortController();
-      const t0 = Date.now();
-      setTimeout(() => ac.abort(), 60);
-      await fails(client().getSites({ signal: ac.signal }), CancelledError);
-      assert.ok(Date.now() - t0 < 500);
+      const call = client(DEMO.user, { timeoutMs: 60_000, onEvent: () => undefined }).getSites({ signal: ac.signal });
+      setImmediate(() => ac.abort());
+      await fails(call, CancelledError);
     });
 
     it('a reply over maxResponseBytes → InvalidReplyError "reply too large"', async () => {
@@ -344,16 +362,12 @@ describe('SiteRevisionClient (local service)', function () {
         clients.push(c);
         const site = (await c.getSites()).find((s) => s.name === 'Large site');
         assert.ok(site, 'the large data set has its site');
-        let t0 = Date.now();
+        // How long these take is a benchmark figure (npm run bench), not a test.
         const files = await c.getRevisionFiles(site.id);
         assert.ok(files.length >= 100_000);
-        const msFiles = Date.now() - t0;
-        t0 = Date.now();
         const [rev] = await c.getRevisions(site.id, 'big/huge.txt');
         const full = await c.getRevision(site.id, rev!.id);
         assert.ok(full.content.length >= 20 * 1024 * 1024);
-        const msHuge = Date.now() - t0;
-        assert.ok(msFiles < 3000 && msHuge < 5000, `files ${msFiles} ms, huge ${msHuge} ms`);
         const small = new SiteRevisionClient({ baseUrl: big.url, credentials: () => DEMO.user, maxResponseBytes: 1024 * 1024 });
         clients.push(small);
         const e = await fails(small.getRevision(site.id, rev!.id), InvalidReplyError);

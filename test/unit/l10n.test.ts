@@ -77,6 +77,8 @@ describe('l10n (scripts/l10n-bundle.mjs, l10n/bundle.l10n.json)', () => {
     assert.equal(scan('vscode.l10n.t(`Saved ${name}.`);').length, 1);
     assert.equal(scan("vscode.l10n.t('Saved ' + name);").length, 1);
     assert.equal(scan('t(label);').length, 1);
+    assert.deepEqual(scan("message('Could not delete “{0}”', plain(name));"), [], 'a notification text');
+    assert.equal(scan('message(label);').length, 1);
     assert.equal(scan('vscode.l10n.t(text);', 'src/x.ts').length, 1, 'an allowed argument only in its own file');
     for (const d of l10n.DYNAMIC) assert.deepEqual(scan(`vscode.l10n.t(${d.arg});`, d.file), [], `${d.file}: ${d.arg}`);
     // Other functions named t are not translators unless called as l10n.t or a bare t.

@@ -1,7 +1,17 @@
 // Unit tests of the folder model of a site's revision files (src/revisions/folders.ts).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { buildFolderModel, displaySegments, EMPTY_NAME, findFolder, flatFiles, naturalCompare, type FolderEntry } from '../../src/revisions/folders';
+import { buildFolderModel, displaySegments, EMPTY_NAME, flatFiles, naturalCompare, type FolderEntry, type FolderModel } from '../../src/revisions/folders';
+
+/** A folder by its display key ('' is the root), walked as the tree is expanded. */
+function findFolder(model: FolderModel, key: string): FolderEntry | undefined {
+  let f: FolderEntry | undefined = model.root;
+  for (const name of key ? key.split('/') : []) {
+    f = f.folders.find((x) => x.name === name);
+    if (!f) return undefined;
+  }
+  return f;
+}
 
 /** The tree as nested arrays of names: folders as `name/` followed by their content. */
 function outline(f: FolderEntry, indent = ''): string[] {

@@ -345,12 +345,39 @@ describe('local service (test/server)', function () {
     it('faultRate 1 faults every request; latency delays replies', async () => {
       svc.configure({ faultRate: 1, faultKinds: ['http502'] });
       for (let i = 0; i < 3; i++) assert.equal((await post(svc, '/api/sites')).status, 502);
-      svc.configure({ faultRate: 0, latencyMs: 150 });
-      const t0 = Date.now();
+      // A request made under 30 s of latency is still waiting when one made after it, without
+      // latency, has been answered.
+      svc.configure({ faultRate: 0, latencyMs: 30_000 });
+      const ac = new AbortController();
+      const slow = fetch(`${svc.url}/api/sites`, { method: 'POST', body: new URLSearchParams(AUTH), signal: ac.signal }).then(() => 'answered', () => 'aborted');
+      // The slow request reaches the service before the latency is taken away.
+      while (svc.delayed() === 0) await new Promise((r) => setTimeout(r, 5));
+      svc.configure({ latencyMs: 0 });
       assert.equal((await post(svc, '/api/sites')).status, 200);
-      assert.ok(Date.now() - t0 >= 140, `${Date.now() - t0} ms`);
+      const first = await Promise.race([slow, Promise.resolve('waiting')]);
+      ac.abort();
+      assert.equal(first, 'waiting');
+      assert.equal(await slow, 'aborted');
       assert.throws(() => svc.configure({ faultRate: 2 }));
       assert.throws(() => svc.configure({ failNext: ['nope' as FaultKind] }));
+    });
+    it('random faults come from a seed: the same seed replays the same faults', async () => {
+      const run = async (): Promise<number[]> => {
+        svc.configure({ faultRate: 0.5, faultKinds: ['http502', 'http503'], seed: 4242 });
+        const statuses: number[] = [];
+        for (let i = 0; i < 24; i++) statuses.push((await post(svc, '/api/sites')).status);
+        svc.configure({ faultRate: 0 });
+        return statuses;
+      };
+      const first = await run();
+      assert.ok(first.some((s) => s === 200) && first.some((s) => s !== 200), `a mix of faults and answers: ${first.join(',')}`);
+      assert.deepEqual(await run(), first);
+      svc.configure({ seed: 7, faultRate: 0.5 });
+      const other: number[] = [];
+      for (let i = 0; i < 24; i++) other.push((await post(svc, '/api/sites')).status);
+      svc.configure({ faultRate: 0 });
+      assert.notDeepEqual(other, first);
+      assert.throws(() => svc.configure({ seed: -1 }));
     });
   });
 

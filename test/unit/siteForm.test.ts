@@ -15,12 +15,10 @@ import {
   fieldSpecs,
   formToFields,
   initialValues,
-  isFieldVisible,
   isHttpUrl,
   siteToForm,
   storedPasswords,
   validate,
-  visibilityTable,
   visibleFields,
   withCopiedSecrets,
   type FieldSpec,
@@ -50,7 +48,7 @@ function validValues(type: ServerType): FormValues {
 
 function errorsOf(v: FormValues): Partial<Record<SaveSiteField, string>> {
   const out: Partial<Record<SaveSiteField, string>> = {};
-  for (const e of validate(v, 'edit')) out[e.field] = e.message;
+  for (const e of validate(v)) out[e.field] = e.message;
   return out;
 }
 
@@ -79,15 +77,8 @@ describe('siteForm', () => {
       it(`${t}: the common fields plus ${CONNECTION[t].join(', ') || 'nothing connection-specific'}`, () => {
         assert.deepEqual(new Set(visibleFields(t)), new Set([...COMMON, ...CONNECTION[t]]));
         assert.equal(visibleFields(t).length, COMMON.length + CONNECTION[t].length, 'no duplicates');
-        for (const f of SAVE_SITE_FIELDS) assert.equal(isFieldVisible(t, f), COMMON.includes(f) || CONNECTION[t].includes(f), f);
       });
     }
-
-    it('the visibility table matches visibleFields for every type', () => {
-      const table = visibilityTable();
-      assert.deepEqual(Object.keys(table).sort(), [...SERVER_TYPES].sort());
-      for (const t of SERVER_TYPES) assert.deepEqual(table[t], visibleFields(t));
-    });
 
     it('an unknown server type shows the common fields only', () => {
       assert.deepEqual(new Set(visibleFields('Git')), new Set(COMMON));
@@ -161,7 +152,7 @@ describe('siteForm', () => {
 
     for (const t of SERVER_TYPES) {
       it(`${t}: the defaults plus a name (and host) are valid`, () => {
-        assert.deepEqual(validate(validValues(t), 'create'), []);
+        assert.deepEqual(validate(validValues(t)), []);
       });
     }
   });
@@ -295,18 +286,11 @@ describe('siteForm', () => {
       v.domain = '';
       v.port = '0';
       v.web_url = 'nope';
-      const errors = validate(v, 'create');
+      const errors = validate(v);
       assert.deepEqual(
         errors.map((e) => e.field),
         ['name', 'domain', 'port', 'web_url'],
       );
-    });
-
-    it('the rules are the same in every mode', () => {
-      const v = validValues('SFTP');
-      v.port = 'x';
-      assert.deepEqual(validate(v, 'create'), validate(v, 'edit'));
-      assert.deepEqual(validate(v, 'edit'), validate(v, 'duplicate'));
     });
 
     it('isHttpUrl', () => {
@@ -365,7 +349,7 @@ describe('siteForm', () => {
       const long = duplicateName('n'.repeat(255));
       assert.equal(long.length, 255);
       assert.ok(long.startsWith('Copy of n'));
-      assert.deepEqual(validate(initialValues('duplicate', makeSite({ name: 'n'.repeat(255) })), 'duplicate'), []);
+      assert.deepEqual(validate(initialValues('duplicate', makeSite({ name: 'n'.repeat(255) }))), []);
     });
   });
 
@@ -534,7 +518,7 @@ describe('siteForm', () => {
         const domain = type === 'WebDAV' ? 'https://dav.example.com/' : type === 'AmazonS3' ? 'bucket' : 'host.example.com';
         const site = makeSite({ server_type: type, domain, [f]: stored });
         const form = siteToForm(site);
-        assert.deepEqual(validate(form, 'edit'), []);
+        assert.deepEqual(validate(form), []);
         const fields = formToFields(form, { mode: 'edit', passwordEdited: NOT_EDITED });
         assert.deepEqual((fields as Record<string, unknown>)[f], sent);
         if (f === 'ftp_pass' || f === 'db_password') {
@@ -579,7 +563,7 @@ describe('siteForm', () => {
         v.name = '';
         v.web_url = 'x';
         // JSON round trip: the interpreter's objects come from another realm.
-        assert.deepEqual(JSON.parse(JSON.stringify(web.validateAll(fieldSpecs(t), v))), validate(v, 'edit'), t);
+        assert.deepEqual(JSON.parse(JSON.stringify(web.validateAll(fieldSpecs(t), v))), validate(v), t);
       }
     });
 

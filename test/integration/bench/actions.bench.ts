@@ -6,7 +6,6 @@
 // at the service (its /__control/stats log), so they are what really went over the wire.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import Module from 'node:module';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
@@ -17,6 +16,7 @@ import type { TreeNode } from '../../../src/tree/node';
 import { DEMO } from '../../server/demo';
 import { HISTORY_PATH, HUGE_BYTES, HUGE_PATH, LARGE_SITE_ID } from '../../server/large';
 import { control } from '../support';
+import { disposeCopy, freshContext, loadFreshCopy, runningBundle } from '../freshCopy';
 import { EXTENSION_ID, testService, waitFor } from '../util';
 import type { HostFigures, Measured } from './figures';
 
@@ -233,13 +233,10 @@ describe('Bench: the extension in the real host', function () {
 
   it('activation: fresh copies of the bundle loaded and activated in this host (no request)', async () => {
     // VS Code activates an extension once per host, so repeated samples load new copies of
-    // dist/extension.js next to the running one: the real `vscode` API, except that command ids
-    // and the file system scheme get a suffix (they must be unique) and the tree view is a stub
-    // (a second view with the same id would take over the real one). The context is new, with
-    // the signed-in account in memory. Each copy is compiled from a distinct source string (a
-    // trailing comment) so V8's in-memory compilation cache cannot make it look cheaper.
+    // dist/extension.js next to the running one (see ../freshCopy.ts), each with a new context
+    // and the signed-in account in memory.
     // The production bundle of the .vsix when the bench runner extracted one, else the one loaded here.
-    const bundle = process.env.SITE_REVISIONS_BENCH_BUNDLE || path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'extension.js');
+    const bundle = process.env.SITE_REVISIONS_BENCH_BUNDLE || runningBundle();
     figures.bundleBytes = fs.statSync(bundle).size;
     const fresh: NonNullable<HostFigures['activation']['fresh']> = [];
     for (let i = 0; i < ACTIVATION_SAMPLES; i++) {
@@ -247,107 +244,18 @@ describe('Bench: the extension in the real host', function () {
       const ctx = freshContext(url, DEMO.user.email, DEMO.user.password);
       await control(url, 'reset-stats');
       const t0 = performance.now();
-      const source = fs.readFileSync(bundle, 'utf8');
-      const m = new Module(bundle, module) as Module & { _compile(src: string, file: string): void; require(id: string): unknown; paths: string[] };
-      m.filename = bundle;
-      m.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(bundle));
-      const shim = benchVscode(tag);
-      const requireOriginal = m.require.bind(m);
-      m.require = (id: string) => (id === 'vscode' ? shim : requireOriginal(id));
-      m._compile(`${source}\n// ${tag}\n`, bundle);
+      const ext = loadFreshCopy(bundle, tag);
       const t1 = performance.now();
-      const ext = m.exports as { activate(c: unknown): ExtensionApi };
-      const copy = ext.activate(ctx);
+      const copy = ext.activate(ctx)!;
       const t2 = performance.now();
       await copy.ready;
       const t3 = performance.now();
       await new Promise((r) => setTimeout(r, 150));
       const stats = await control(url, 'stats');
       fresh.push({ loadMs: t1 - t0, activateMs: t2 - t1, totalMs: t2 - t0, readyMs: t3 - t2, requests: stats.requests.length });
-      for (const d of (ctx.subscriptions as vscode.Disposable[]).reverse()) {
-        try {
-          d.dispose();
-        } catch {
-          /* disposing a copy must not fail the run */
-        }
-      }
+      disposeCopy(ctx);
       assert.equal(stats.requests.length, 0, 'activation made no request');
     }
     figures.activation.fresh = fresh;
   });
 });
-
-/** The real vscode API for a second copy of the extension: unique command ids and scheme, a stub tree view. */
-function benchVscode(tag: string): unknown {
-  const real = vscode as unknown as Record<string, unknown>;
-  const api: Record<string, unknown> = {};
-  // Own properties, like the real API object (the bundle copies them when it imports `vscode`).
-  for (const k of Object.getOwnPropertyNames(real)) Object.defineProperty(api, k, { get: () => real[k], enumerable: true, configurable: true });
-  const override = (ns: string, members: Record<string, unknown>) => {
-    const o = Object.create(real[ns] as object) as Record<string, unknown>;
-    for (const [k, v] of Object.entries(members)) Object.defineProperty(o, k, { value: v, enumerable: true });
-    Object.defineProperty(api, ns, { value: o, enumerable: true, configurable: true });
-  };
-  override('commands', {
-    registerCommand: (id: string, fn: (...a: unknown[]) => unknown, thisArg?: unknown) => vscode.commands.registerCommand(`${id}.${tag}`, fn, thisArg),
-  });
-  override('workspace', {
-    registerFileSystemProvider: (scheme: string, p: vscode.FileSystemProvider, o?: { isCaseSensitive?: boolean; isReadonly?: boolean | vscode.MarkdownString }) =>
-      vscode.workspace.registerFileSystemProvider(`${scheme}-${tag}`, p, o),
-  });
-  override('window', { createTreeView: () => stubTreeView() });
-  return api;
-}
-
-function stubTreeView(): vscode.TreeView<unknown> {
-  const none = () => new vscode.Disposable(() => undefined);
-  return {
-    message: undefined,
-    description: undefined,
-    title: undefined,
-    badge: undefined,
-    visible: false,
-    selection: [],
-    onDidChangeSelection: none,
-    onDidChangeVisibility: none,
-    onDidExpandElement: none,
-    onDidCollapseElement: none,
-    onDidChangeCheckboxState: none,
-    reveal: () => Promise.resolve(),
-    dispose: () => undefined,
-  } as unknown as vscode.TreeView<unknown>;
-}
-
-/** A new ExtensionContext, in memory, signed in to `serviceUrl` as `email`. */
-function freshContext(serviceUrl: string, email: string, password: string): Record<string, unknown> {
-  const memento = (init: Record<string, unknown> = {}) => {
-    const data = new Map(Object.entries(init));
-    return {
-      keys: () => [...data.keys()],
-      get: (k: string, d?: unknown) => (data.has(k) ? data.get(k) : d),
-      update: (k: string, v: unknown) => {
-        if (v === undefined) data.delete(k);
-        else data.set(k, v);
-        return Promise.resolve();
-      },
-      setKeysForSync: () => undefined,
-    };
-  };
-  const secrets = new Map<string, string>([[`siteRevisions:${new URL(serviceUrl).origin}:${email.toLowerCase()}:password`, password]]);
-  const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
-  return {
-    subscriptions: [],
-    globalState: memento({ 'siteRevisions.account': { serviceUrl, email } }),
-    workspaceState: memento(),
-    secrets: {
-      get: (k: string) => Promise.resolve(secrets.get(k)),
-      store: (k: string, v: string) => Promise.resolve(void secrets.set(k, v)),
-      delete: (k: string) => Promise.resolve(void secrets.delete(k)),
-      keys: () => Promise.resolve([...secrets.keys()]),
-      onDidChange: () => new vscode.Disposable(() => undefined),
-    },
-    extensionUri: ext.extensionUri,
-    extensionPath: ext.extensionPath,
-    extension: ext,
-  };
-}

@@ -192,7 +192,10 @@ export async function startFuzzServer(initial: WireReply): Promise<FuzzServer> {
     };
     socket.on('data', (d: Buffer) => {
       st.buf = st.buf.length ? Buffer.concat([st.buf, d]) : d;
-      void pump().then(() => (st.buf.length && !socket.destroyed ? pump() : undefined));
+      pump()
+        .then(() => (st.buf.length && !socket.destroyed ? pump() : undefined))
+        // A reply that cannot be written: the connection is of no further use.
+        .catch(() => socket.destroy());
     });
   });
   const port = await listenLoopback(server);

@@ -116,7 +116,7 @@ export async function startRawServer(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      void (async () => {
+      (async () => {
         const body = Buffer.concat(chunks).toString('utf8');
         const raw: RawRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, form: new URLSearchParams(body) };
         const index = requests.length;
@@ -160,7 +160,7 @@ export async function startRawServer(
           await sleep(r.bodyDelayMs);
         }
         if (!res.destroyed) res.end(buf);
-      })();
+      })().catch(() => req.socket.destroy());
     });
   };
 

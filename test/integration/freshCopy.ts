@@ -1,0 +1,125 @@
+// A second copy of the extension in the running host, for what can only be seen at activation
+// (VS Code activates an extension once per host): dist/extension.js loaded again next to the
+// running one, on the real `vscode` API, except that command ids, the file system scheme and the
+// log channel's name get a suffix (they must be unique) and the tree view is a stub (a second view
+// with the same id would take over the real one). Each copy is compiled from a distinct source string (a trailing
+// comment) so V8's in-memory compilation cache cannot make it look cheaper. Used by the
+// activation benchmark and by the suites that check activation itself.
+import * as fs from 'node:fs';
+import Module from 'node:module';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import { EXTENSION_ID } from './util';
+
+/** The bundle the running extension was loaded from. */
+export function runningBundle(): string {
+  return path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'extension.js');
+}
+
+/** Loads a new copy of `bundle` (not activated yet): its exports. */
+export function loadFreshCopy(bundle: string, tag: string): { activate(context: unknown): ExtensionApi | undefined } {
+  const source = fs.readFileSync(bundle, 'utf8');
+  const m = new Module(bundle, module) as Module & { _compile(src: string, file: string): void; require(id: string): unknown; paths: string[] };
+  m.filename = bundle;
+  m.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(bundle));
+  const shim = copyVscode(tag);
+  const requireOriginal = m.require.bind(m);
+  m.require = (id: string) => (id === 'vscode' ? shim : requireOriginal(id));
+  m._compile(`${source}\n// ${tag}\n`, bundle);
+  return m.exports as { activate(context: unknown): ExtensionApi | undefined };
+}
+
+/** Disposes what a copy put in its context's subscriptions (never failing the caller). */
+export function disposeCopy(context: Record<string, unknown>): void {
+  for (const d of (context.subscriptions as vscode.Disposable[]).reverse()) {
+    try {
+      d.dispose();
+    } catch {
+      /* disposing a copy must not fail the run */
+    }
+  }
+}
+
+/** The real vscode API for a second copy of the extension: unique command ids and scheme, a stub tree view. */
+function copyVscode(tag: string): unknown {
+  const real = vscode as unknown as Record<string, unknown>;
+  const api: Record<string, unknown> = {};
+  // Own properties, like the real API object (the bundle copies them when it imports `vscode`).
+  for (const k of Object.getOwnPropertyNames(real)) Object.defineProperty(api, k, { get: () => real[k], enumerable: true, configurable: true });
+  const override = (ns: string, members: Record<string, unknown>) => {
+    const o = Object.create(real[ns] as object) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(members)) Object.defineProperty(o, k, { value: v, enumerable: true });
+    Object.defineProperty(api, ns, { value: o, enumerable: true, configurable: true });
+  };
+  override('commands', {
+    registerCommand: (id: string, fn: (...a: unknown[]) => unknown, thisArg?: unknown) => vscode.commands.registerCommand(`${id}.${tag}`, fn, thisArg),
+  });
+  override('workspace', {
+    registerFileSystemProvider: (scheme: string, p: vscode.FileSystemProvider, o?: { isCaseSensitive?: boolean; isReadonly?: boolean | vscode.MarkdownString }) =>
+      vscode.workspace.registerFileSystemProvider(`${scheme}-${tag}`, p, o),
+  });
+  override('window', {
+    createTreeView: () => stubTreeView(),
+    // A log channel of its own: the extension's channel of the same name is shared, and the copy disposes its own.
+    createOutputChannel: (name: string, options: { log: true }) => vscode.window.createOutputChannel(`${name} (${tag})`, options),
+  });
+  return api;
+}
+
+function stubTreeView(): vscode.TreeView<unknown> {
+  const none = () => new vscode.Disposable(() => undefined);
+  return {
+    message: undefined,
+    description: undefined,
+    title: undefined,
+    badge: undefined,
+    visible: false,
+    selection: [],
+    onDidChangeSelection: none,
+    onDidChangeVisibility: none,
+    onDidExpandElement: none,
+    onDidCollapseElement: none,
+    onDidChangeCheckboxState: none,
+    reveal: () => Promise.resolve(),
+    dispose: () => undefined,
+  } as unknown as vscode.TreeView<unknown>;
+}
+
+/**
+ * A new ExtensionContext, in memory, signed in to `serviceUrl` as `email` (the password in its
+ * secret storage). `secrets` replaces members of the secret storage (e.g. a failing `get`).
+ */
+export function freshContext(serviceUrl: string, email: string, password: string, secrets: Partial<vscode.SecretStorage> = {}): Record<string, unknown> {
+  const memento = (init: Record<string, unknown> = {}) => {
+    const data = new Map(Object.entries(init));
+    return {
+      keys: () => [...data.keys()],
+      get: (k: string, d?: unknown) => (data.has(k) ? data.get(k) : d),
+      update: (k: string, v: unknown) => {
+        if (v === undefined) data.delete(k);
+        else data.set(k, v);
+        return Promise.resolve();
+      },
+      setKeysForSync: () => undefined,
+    };
+  };
+  const stored = new Map<string, string>([[`siteRevisions:${new URL(serviceUrl).origin}:${email.toLowerCase()}:password`, password]]);
+  const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+  return {
+    subscriptions: [],
+    globalState: memento({ 'siteRevisions.account': { serviceUrl, email } }),
+    workspaceState: memento(),
+    secrets: {
+      get: (k: string) => Promise.resolve(stored.get(k)),
+      store: (k: string, v: string) => Promise.resolve(void stored.set(k, v)),
+      delete: (k: string) => Promise.resolve(void stored.delete(k)),
+      keys: () => Promise.resolve([...stored.keys()]),
+      onDidChange: () => new vscode.Disposable(() => undefined),
+      ...secrets,
+    },
+    extensionUri: ext.extensionUri,
+    extensionPath: ext.extensionPath,
+    extension: ext,
+  };
+}
