@@ -70,6 +70,22 @@ export interface RevisionSummary {
   content?: string;
 }
 
+/** What a list reply held that could not be used as it was. Never holds a secret. */
+export interface ListIssues {
+  /** How many entries were left out (the rest of the list still loads). */
+  skipped: number;
+  /** Why, for the first few: each names the entry and field (`sites[3].name is a list, expected text`). */
+  problems: string[];
+  /** Fields the extension does not use whose value was dropped (an object where text was expected), first few. */
+  dropped: string[];
+}
+
+/**
+ * A list read (Get Sites, Get Revision Files, Get Revisions): the usable entries, and `issues`
+ * (non-enumerable) when the reply had entries or values that could not be used.
+ */
+export type ListReply<T> = T[] & { readonly issues?: ListIssues };
+
 /** Get Revision. */
 export interface Revision {
   id: string;
