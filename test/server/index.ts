@@ -38,6 +38,18 @@ export interface ServiceConfig {
   faultKinds?: FaultKind[];
   /** Queue: the next /api requests get these faults, in order (replaces the current queue). */
   failNext?: (FaultKind | FaultSpec)[];
+  /**
+   * Answer the four reads exactly as the spec shows them: `{sites}`, `{files}`, `{revisions}`,
+   * `{id, content}`, with no `success` field; a read that fails answers `{error}`. Writes keep
+   * `success`, as the spec shows. Default false: every reply carries `success`, like the real service.
+   */
+  specShaped?: boolean;
+  /**
+   * Save Site on an existing site replaces the record with exactly the fields it received: a
+   * field left out of the request is emptied (a service that does not keep omitted fields).
+   * Default false: fields left out keep their stored value.
+   */
+  saveReplaces?: boolean;
 }
 
 export interface ServiceOptions extends ServiceConfig {
@@ -110,6 +122,8 @@ interface State {
   faultRate: number;
   faultKinds: FaultKind[];
   failNext: FaultSpec[];
+  specShaped: boolean;
+  saveReplaces: boolean;
 }
 
 function normaliseFault(f: FaultKind | FaultSpec): FaultSpec {
@@ -141,11 +155,23 @@ function applyConfig(state: State, c: ServiceConfig): void {
     if (!Array.isArray(c.failNext)) throw new Error('failNext must be an array');
     next.failNext = c.failNext.map(normaliseFault);
   }
+  for (const k of ['specShaped', 'saveReplaces'] as const) {
+    if (c[k] === undefined) continue;
+    if (typeof c[k] !== 'boolean') throw new Error(`${k} must be true or false`);
+    next[k] = c[k];
+  }
   Object.assign(state, next);
 }
 
 function publicConfig(state: State): Required<ServiceConfig> {
-  return { latencyMs: state.latencyMs, faultRate: state.faultRate, faultKinds: [...state.faultKinds], failNext: state.failNext.map((f) => ({ ...f })) };
+  return {
+    latencyMs: state.latencyMs,
+    faultRate: state.faultRate,
+    faultKinds: [...state.faultKinds],
+    failNext: state.failNext.map((f) => ({ ...f })),
+    specShaped: state.specShaped,
+    saveReplaces: state.saveReplaces,
+  };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -165,6 +191,15 @@ const HTTP_FAULTS: Record<string, { status: number; type: string; body: string }
   http401: { status: 401, type: JSON_TYPE, body: JSON.stringify({ success: false, error: 'Login required' }) },
 };
 
+const READS: ReadonlySet<Operation> = new Set(['getSites', 'getRevisionFiles', 'getRevisions', 'getRevision']);
+
+/** With `specShaped`, a read's reply as the spec shows it: without `success` (see ServiceConfig). */
+function specShape(op: Operation, body: Reply): Record<string, unknown> {
+  if (!READS.has(op)) return body;
+  const { success: _success, ...rest } = body;
+  return rest;
+}
+
 export async function startService(opts: ServiceOptions = {}): Promise<RunningService> {
   let tempDir: string | undefined;
   let dataFile = opts.dataFile;
@@ -176,7 +211,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const store = new Store(dataFile, !!opts.large);
   const quiet = !!opts.quiet;
 
-  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [] };
+  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], specShaped: false, saveReplaces: false };
   applyConfig(state, opts);
   let log: RequestRecord[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -206,6 +241,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     }
     return undefined;
   };
+
+  const shaped = (op: Operation, body: Reply): Record<string, unknown> => (state.specShaped ? specShape(op, body) : body);
 
   function sendJson(res: http.ServerResponse, status: number, body: unknown, extra: http.OutgoingHttpHeaders = {}): void {
     const text = Buffer.from(JSON.stringify(body), 'utf8');
@@ -303,7 +340,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     if (closing) return;
 
     // What the request would get without a fault (computed lazily; never for writes unless dry-run).
-    const respond = (dryRun: boolean): { status: number; body: Reply; headers?: http.OutgoingHttpHeaders } => {
+    const respond = (dryRun: boolean): { status: number; body: Record<string, unknown>; headers?: http.OutgoingHttpHeaders } => {
       const method = req.method ?? 'GET';
       if (method !== 'GET' && method !== 'POST') return { status: 405, body: { success: false, error: 'Method not allowed' }, headers: { Allow: 'GET, POST' } };
       if (!route) return { status: 404, body: { success: false, error: `Not found: ${url.pathname}` } };
@@ -311,7 +348,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       const auth = authenticate(store.users, body, req.headers.authorization);
       if (!auth.ok) return { status: 401, body: { success: false, error: auth.error } };
       if (!rec.operation) return { status: 200, body: { success: false, error: `Unknown cmd: ${params.cmd}` } };
-      return { status: 200, body: runOperation(store, rec.operation, params, auth.user, dryRun) };
+      return { status: 200, body: shaped(rec.operation, runOperation(store, rec.operation, params, auth.user, { dryRun, saveReplaces: state.saveReplaces })) };
     };
 
     if (fault) {
