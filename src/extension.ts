@@ -39,7 +39,7 @@ export interface ExtensionApi {
 export function activate(context: vscode.ExtensionContext): ExtensionApi | undefined {
   const log = new Log();
   const session = new Session(context, log);
-  const model = new SitesModel(session);
+  const model = new SitesModel(session, log);
   const tree = new SitesTreeProvider(model, log);
   const { view, disposables: viewDisposables } = createSitesView(model, tree);
   const notifier = new Notifier(log);
@@ -54,9 +54,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
     // `revisions` is registered below; a delete only happens after activation.
     ...registerSiteCommands({ extensionUri: context.extensionUri, session, model, notifier, onDeleted: (id) => revisions.forgetSite(id) }),
     vscode.commands.registerCommand('siteRevisions.showLog', () => log.show()),
-    session.onDidChange((s) => {
-      if (s !== 'expired') model.clear();
-    }),
+    // Signed out, another account, or expired (the view then asks to sign in again): nothing of before shows.
+    session.onDidChange(() => model.clear()),
     onDidChangeSettings((e) => {
       if (e.affectsConfiguration('siteRevisions.requestTimeoutSeconds') || e.affectsConfiguration('siteRevisions.caFile')) session.reconfigure();
       if (e.affectsConfiguration('siteRevisions.revisions')) tree.changed();

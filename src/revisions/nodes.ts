@@ -70,37 +70,7 @@ export function revisionTooltip(ref: RevisionRef, now = Date.now()): vscode.Mark
   return md;
 }
 
-export interface MessageOptions {
-  icon?: string;
-  color?: string;
-  description?: string;
-  tooltip?: string;
-  command?: vscode.Command;
-  contextValue?: string;
-  id?: string;
-}
-
-/** A one-line state: empty, error (with a retry), hidden revisions… */
-export class MessageNode extends TreeNode {
-  constructor(
-    parent: TreeNode | undefined,
-    readonly label: string,
-    readonly options: MessageOptions = {},
-  ) {
-    super(parent);
-  }
-  getTreeItem(): vscode.TreeItem {
-    const o = this.options;
-    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.None);
-    if (o.id) item.id = o.id;
-    if (o.icon) item.iconPath = new vscode.ThemeIcon(o.icon, o.color ? new vscode.ThemeColor(o.color) : undefined);
-    if (o.description) item.description = o.description;
-    if (o.tooltip) item.tooltip = o.tooltip;
-    if (o.command) item.command = o.command;
-    item.contextValue = o.contextValue ?? 'revisionMessage';
-    return item;
-  }
-}
+export { MessageNode, type MessageOptions } from '../tree/message';
 
 /** The site's local folder (or an invitation to choose one). */
 export class MappingNode extends TreeNode {

@@ -2,6 +2,7 @@
 // by the revisions feature through `setSiteChildren`.
 import * as vscode from 'vscode';
 import type { Site, ServerType } from '../api/types';
+import { skippedNode } from '../tree/message';
 import { TreeNode } from '../tree/node';
 import type { SitesModel } from './sitesModel';
 
@@ -167,10 +168,13 @@ export class SitesTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     try {
       this.roots = this.nodesFor(await load);
     } catch {
-      // The model recorded the error; the view shows it with a next step (message + welcome view).
+      // The model recorded the failure: with no rows, the view draws the welcome content of its
+      // state (explanation and buttons, package.json viewsWelcome).
       this.roots = [];
+      return [];
     }
-    return this.roots;
+    const skipped = this.model.issues?.skipped;
+    return skipped ? [...this.roots, skippedNode(undefined, 'sites', skipped, JSON.stringify(['skipped-sites']))] : this.roots;
   }
 
   /** One node per site; sites repeating an id already listed become duplicates (see SiteNode). */

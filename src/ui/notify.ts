@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { isApiError, type ApiError } from '../api/errors';
 import type { Log } from '../log';
+import { asSentence } from '../util/l10n';
 
 export type NextStep = 'retry' | 'signIn' | 'settings' | 'log';
 
@@ -22,7 +23,7 @@ export function describeError(e: unknown): Described {
       return { kind: err.kind, message: err.message, next: ['signIn'] };
     case 'network':
     case 'timeout':
-      return { kind: err.kind, message: vscode.l10n.t('{0} Check your connection, proxy and the service URL.', err.message), next: ['retry', 'settings'] };
+      return { kind: err.kind, message: vscode.l10n.t('{0} Check your connection, proxy and the service URL.', asSentence(err.message)), next: ['retry', 'settings'] };
     case 'http':
     case 'invalid-reply':
       return { kind: err.kind, message: err.message, next: ['retry', 'log'] };

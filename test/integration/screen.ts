@@ -118,12 +118,22 @@ export class Screen {
     return `.part.sidebar .pane:has(> .pane-header[aria-label^="${title.replace(/"/g, '\\"')}"])`;
   }
 
-  /** The texts of the welcome content (paragraphs and buttons) drawn in a view pane. */
-  async welcome(title = 'Sites'): Promise<{ text: string; buttons: string[] }> {
+  /**
+   * The welcome content drawn in a view pane: all its text, its paragraphs (the text outside the
+   * buttons, one per line of the content) and the labels of its buttons.
+   */
+  async welcome(title = 'Sites'): Promise<{ text: string; paragraphs: string[]; buttons: string[] }> {
     const pane = this.pane(title);
     const text = (await this.texts({ selector: `${pane} .welcome-view-content` })).join('\n');
+    const paragraphs = await this.texts({ selector: `${pane} .welcome-view-content p` });
     const buttons = await this.texts({ selector: `${pane} .welcome-view-content .monaco-button` });
-    return { text, buttons: buttons.map((b) => b.trim()).filter(Boolean) };
+    const clean = (list: string[]) => list.map((x) => x.trim()).filter(Boolean);
+    return { text, paragraphs: clean(paragraphs), buttons: clean(buttons) };
+  }
+
+  /** Clicks a button of the welcome content drawn in a view pane, by its label. */
+  clickWelcomeButton(label: string, title = 'Sites'): Promise<void> {
+    return this.click({ selector: `${this.pane(title)} .welcome-view-content .monaco-button`, hasText: `/^\\s*${label.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*$/` });
   }
 
   /** The rows of the tree in a view pane, as drawn (label and description). */

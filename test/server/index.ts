@@ -17,11 +17,14 @@ import { Store } from './store';
 export type { Operation } from './operations';
 export { DEMO } from './demo';
 
-export type FaultKind = 'http500' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'drop' | 'truncate' | 'html' | 'empty';
+export type FaultKind = 'http500' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'redirect' | 'drop' | 'truncate' | 'html' | 'empty';
 /** The kinds a random fault rate draws from by default. */
 export const FAULT_KINDS: readonly FaultKind[] = ['http500', 'http502', 'http503', 'http504', 'http429', 'drop', 'truncate', 'html', 'empty'];
-/** Every kind, including `http401` (an expired session; only on request, never drawn at random by default). */
-export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401'];
+/**
+ * Every kind, including `http401` (an expired session) and `redirect` (302 to a sign-in page, as a
+ * service URL that points at a website gets): only on request, never drawn at random by default.
+ */
+export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401', 'redirect'];
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -50,6 +53,11 @@ export interface ServiceConfig {
    * Default false: fields left out keep their stored value.
    */
   saveReplaces?: boolean;
+  /**
+   * Added verbatim at the end of every Get Sites list: entries with values the spec does not
+   * allow (an object for a name, a list for an id…), to show how a client copes. Default none.
+   */
+  appendSites?: unknown[];
 }
 
 export interface ServiceOptions extends ServiceConfig {
@@ -124,6 +132,7 @@ interface State {
   failNext: FaultSpec[];
   specShaped: boolean;
   saveReplaces: boolean;
+  appendSites: unknown[];
 }
 
 function normaliseFault(f: FaultKind | FaultSpec): FaultSpec {
@@ -155,6 +164,10 @@ function applyConfig(state: State, c: ServiceConfig): void {
     if (!Array.isArray(c.failNext)) throw new Error('failNext must be an array');
     next.failNext = c.failNext.map(normaliseFault);
   }
+  if (c.appendSites !== undefined) {
+    if (!Array.isArray(c.appendSites)) throw new Error('appendSites must be an array');
+    next.appendSites = structuredClone(c.appendSites);
+  }
   for (const k of ['specShaped', 'saveReplaces'] as const) {
     if (c[k] === undefined) continue;
     if (typeof c[k] !== 'boolean') throw new Error(`${k} must be true or false`);
@@ -171,6 +184,7 @@ function publicConfig(state: State): Required<ServiceConfig> {
     failNext: state.failNext.map((f) => ({ ...f })),
     specShaped: state.specShaped,
     saveReplaces: state.saveReplaces,
+    appendSites: structuredClone(state.appendSites),
   };
 }
 
@@ -211,7 +225,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const store = new Store(dataFile, !!opts.large);
   const quiet = !!opts.quiet;
 
-  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], specShaped: false, saveReplaces: false };
+  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], specShaped: false, saveReplaces: false, appendSites: [] };
   applyConfig(state, opts);
   let log: RequestRecord[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -242,7 +256,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     return undefined;
   };
 
-  const shaped = (op: Operation, body: Reply): Record<string, unknown> => (state.specShaped ? specShape(op, body) : body);
+  const shaped = (op: Operation, body: Reply): Record<string, unknown> => {
+    const b = op === 'getSites' && state.appendSites.length && Array.isArray(body.sites) ? { ...body, sites: [...(body.sites as unknown[]), ...structuredClone(state.appendSites)] } : body;
+    return state.specShaped ? specShape(op, b) : b;
+  };
 
   function sendJson(res: http.ServerResponse, status: number, body: unknown, extra: http.OutgoingHttpHeaders = {}): void {
     const text = Buffer.from(JSON.stringify(body), 'utf8');
@@ -384,6 +401,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
           const page = htmlPage(200, 'OK', 'Fatal error: Allowed memory size exhausted in /var/www/api/index.php on line 42');
           record(200);
           res.writeHead(200, { 'Content-Type': HTML_TYPE, 'Content-Length': Buffer.byteLength(page), 'Cache-Control': 'no-store' });
+          res.end(page);
+          return;
+        }
+        case 'redirect': {
+          const page = htmlPage(302, 'Found', 'This page has moved to the sign-in page.');
+          record(302);
+          res.writeHead(302, { Location: '/login?next=%2Fapi', 'Content-Type': HTML_TYPE, 'Content-Length': Buffer.byteLength(page), 'Cache-Control': 'no-store' });
           res.end(page);
           return;
         }

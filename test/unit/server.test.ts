@@ -333,6 +333,15 @@ describe('local service (test/server)', function () {
       assert.equal(svc.count('getSites'), kinds.length + 2);
     });
 
+    it('redirect: a 302 to a sign-in page, as a service URL that points at a website gets', async () => {
+      svc.configure({ failNext: ['redirect'] });
+      const res = await fetch(`${svc.url}/api/sites`, { method: 'POST', body: new URLSearchParams(AUTH), redirect: 'manual' });
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get('location'), '/login?next=%2Fapi');
+      await res.arrayBuffer();
+      assert.equal(svc.requests()[0]!.fault, 'redirect');
+    });
+
     it('a faulted save changes nothing (even a truncated one)', async () => {
       const before = (await sites(svc)).length;
       for (const kind of ['truncate', 'http503', 'drop'] as const) {
