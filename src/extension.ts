@@ -62,10 +62,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
     }),
   );
 
-  const revisions = registerRevisions({ context, session, model, tree, log, notifier });
-
-  // Secrets are read asynchronously; the view shows its welcome content until then.
-  const ready = session.restore().then(() => autoSignIn(session, log));
+  // Secrets are read asynchronously; the view shows its welcome content until then, and revision
+  // documents (a restored window's tabs) wait for them.
+  const started: { ready?: Promise<void> } = {};
+  const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve() });
+  const ready = (started.ready = session.restore().then(() => autoSignIn(session, log)));
   return TEST_HOOKS ? { context, session, model, tree, view, log, editors, revisions, ready } : undefined;
 }
 

@@ -12,9 +12,9 @@ import type { Notifier } from '../ui/notify';
 import type { RevisionsController } from './controller';
 import { RETRY_COMMAND } from './controller';
 import { displayText } from './folders';
-import { parseRevisionUri, revisionUri } from './fileSystem';
+import { parseRevisionUri, revisionDocumentUri } from './fileSystem';
 import { FolderMapping } from './mapping';
-import { exactDate, fileName, LoadMoreNode, MappingNode, RevisionNode, whenAndWho, type RevisionRef } from './nodes';
+import { exactDate, fileName, LoadMoreNode, MappingNode, RevisionNode, revisionLabel, whenAndWho, type RevisionRef } from './nodes';
 import { isInside, quotePath, safeSegments } from './safePath';
 import { relativeTime } from './time';
 import type { RevisionAddress } from './uri';
@@ -129,7 +129,7 @@ export class RevisionCommands {
   }
 
   private uriOf(ref: RevisionRef): vscode.Uri {
-    return revisionUri({ siteId: ref.site.id, revisionId: ref.item.id, path: ref.path });
+    return revisionDocumentUri(ref);
   }
 
   private async previousOf(ref: RevisionRef): Promise<RevisionRef | undefined> {
@@ -143,9 +143,9 @@ export class RevisionCommands {
     return this.ctl.progress(this.ctl.store.content(ref.site.id, ref.item.id), !!this.ctl.store.peekContent(ref.site.id, ref.item.id));
   }
 
-  /** `index.php (3 days ago, alice)`. */
+  /** `index.php (2024-05-01 15:45, alice)`: as the revision's own tab is titled. */
   private title(ref: RevisionRef): string {
-    return `${fileName(ref.path)} (${whenAndWho(ref)})`;
+    return `${fileName(ref.path)} (${revisionLabel(ref).when})`;
   }
 
   // ---- working file
@@ -270,7 +270,7 @@ export class RevisionCommands {
     const [lb, rb] = await Promise.all([this.content(l), this.content(r)]);
     if (!(await this.fitsDiff([{ name: this.title(l), bytes: lb.byteLength }, { name: this.title(r), bytes: rb.byteLength }], [l, r]))) return notDone('too-large');
     const sameFile = l.site.id === r.site.id && l.path === r.path;
-    const title = sameFile ? `${this.title(l)} ↔ (${whenAndWho(r)})` : `${this.title(l)} ↔ ${this.title(r)}`;
+    const title = sameFile ? `${this.title(l)} ↔ (${revisionLabel(r).when})` : `${this.title(l)} ↔ ${this.title(r)}`;
     const left = this.uriOf(l);
     const right = this.uriOf(r);
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });

@@ -7,7 +7,8 @@ import { TreeNode } from '../tree/node';
 import type { FileEntry, FolderEntry } from './folders';
 import { displayText } from './folders';
 import type { RevisionItem } from './store';
-import { formatLocal, formatUtc, relativeTime } from './time';
+import { formatLocal, formatShortLocal, formatUtc, relativeTime } from './time';
+import type { RevisionLabel } from './uri';
 
 /** A revision with everything the commands need. */
 export interface RevisionRef {
@@ -39,6 +40,18 @@ export function whenAndWho(ref: Pick<RevisionRef, 'time' | 'item'>, now = Date.n
   const when = ref.time === undefined ? displayText(ref.item.date) || vscode.l10n.t('unknown date') : relativeTime(ref.time, now, translate, vscode.env.language);
   const who = displayText(ref.item.author).trim();
   return who ? `${when}, ${who}` : when;
+}
+
+/**
+ * What names a revision in its tab and tooltips (see uri.ts): `2024-05-01 15:45, alice` — the
+ * local date to the minute, or the date as sent when it is not one — and `Acme Corporate,
+ * revision 1003: `. Absolute, unlike the tree's "6 days ago": a tab outlives the moment, and a
+ * reloaded window restores it from its URI.
+ */
+export function revisionLabel(ref: Pick<RevisionRef, 'time' | 'item' | 'site'>): RevisionLabel {
+  const when = ref.time === undefined ? displayText(ref.item.date) || vscode.l10n.t('revision {0}', displayText(ref.item.id)) : formatShortLocal(ref.time);
+  const who = displayText(ref.item.author).trim();
+  return { when: who ? `${when}, ${who}` : when, of: vscode.l10n.t('{0}, revision {1}: ', displayText(ref.site.name) || vscode.l10n.t('(unnamed)'), displayText(ref.item.id)) };
 }
 
 /** The exact date, UTC and local (or the text as sent when it is not a date). */

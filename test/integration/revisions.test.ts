@@ -11,6 +11,7 @@ import type { Outcome } from '../../src/revisions/commands';
 import type { FileNode, FolderNode, LoadMoreNode, MappingNode, MessageNode, RevisionNode } from '../../src/revisions/nodes';
 import type { SiteNode } from '../../src/sites/sitesTree';
 import type { TreeNode } from '../../src/tree/node';
+import { formatShortLocal } from '../../src/revisions/time';
 import { control, signInDemo, stubWindow } from './support';
 import { ext, nextEvent, testService, waitFor, workspaceFolder } from './util';
 
@@ -63,7 +64,7 @@ describe('Revisions', function () {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     return input instanceof vscode.TabInputTextDiff ? input : undefined;
   };
-  const revUri = (n: RevisionNode) => api.revisions.revisionUri({ siteId: n.ref.site.id, revisionId: n.ref.item.id, path: n.ref.path });
+  const revUri = (n: RevisionNode) => api.revisions.revisionDocumentUri(n.ref);
   const contentOf = async (n: RevisionNode) => new TextDecoder().decode(await api.revisions.store.content(n.ref.site.id, n.ref.item.id));
   /** Makes an item of a QuickPick the active one, waiting until the workbench has it. */
   const activate = async (qp: vscode.QuickPick<vscode.QuickPickItem>, item: vscode.QuickPickItem) => {
@@ -207,7 +208,7 @@ describe('Revisions', function () {
     assert.equal(diff.original.toString(), revUri(rev).toString());
     assert.equal(diff.modified.toString(), working.toString());
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab!;
-    assert.equal(tab.label, `index.php (${rev.getTreeItem().label}, ${rev.ref.item.author}) ↔ working file`);
+    assert.equal(tab.label, `index.php (${formatShortLocal(rev.ref.time!)}, ${rev.ref.item.author}) ↔ working file`);
     // Without a working file the click opens the revision.
     revs = await revisions(await fileNode('css/site.css'));
     assert.equal(revs[0]!.getTreeItem().command?.command, 'siteRevisions.openRevision');
@@ -221,7 +222,7 @@ describe('Revisions', function () {
     const diff = await waitFor(activeDiff);
     assert.equal(diff.original.toString(), revUri(revs[1]!).toString());
     assert.equal(diff.modified.toString(), revUri(revs[0]!).toString());
-    const l = (n: RevisionNode) => `${n.getTreeItem().label}, ${n.ref.item.author}`;
+    const l = (n: RevisionNode) => `${formatShortLocal(n.ref.time!)}, ${n.ref.item.author}`;
     assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab!.label, `index.php (${l(revs[1]!)}) ↔ (${l(revs[0]!)})`);
     const oldest = (await vscode.commands.executeCommand('siteRevisions.compareWithPrevious', revs[revs.length - 1])) as Outcome;
     assert.deepEqual(oldest.done ? 'done' : oldest.reason, 'none', 'the oldest has no previous revision');
