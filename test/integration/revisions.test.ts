@@ -12,12 +12,16 @@ import type { FileNode, FolderNode, LoadMoreNode, MappingNode, MessageNode, Revi
 import type { SiteNode } from '../../src/sites/sitesTree';
 import type { TreeNode } from '../../src/tree/node';
 import { formatShortLocal } from '../../src/revisions/time';
+import { DEMO } from '../server/demo';
 import { control, signInDemo, stubWindow } from './support';
 import { ext, nextEvent, testService, waitFor, workspaceFolder } from './util';
 
 const ACME = 'Acme Corporate';
 
-describe('Revisions', function () {
+// The whole journey runs twice: against the local service as the real one answers (every reply
+// with `success`), and answering the reads exactly as the spec shows them (no `success`).
+for (const specShaped of [false, true])
+describe(specShaped ? 'Revisions (reads shaped as the spec shows them, no success)' : 'Revisions', function () {
   this.timeout(90000);
   let api: ExtensionApi;
   let url: string;
@@ -79,6 +83,7 @@ describe('Revisions', function () {
     api = await ext<ExtensionApi>();
     await api.ready;
     await control(url, 'reseed');
+    await control(url, 'config', { specShaped });
     await signInDemo(url);
     api.model.refresh();
     ws = workspaceFolder().uri;
@@ -94,8 +99,16 @@ describe('Revisions', function () {
   });
 
   after(async () => {
+    await control(url, 'config', { specShaped: false });
     await closeAll();
     fs.rmSync(acmeDir.fsPath, { recursive: true, force: true });
+  });
+
+  it(specShaped ? 'the service answers the reads without success' : 'the service answers every read with success', async () => {
+    const res = await fetch(`${url}/api/sites`, { method: 'POST', body: new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password }) });
+    const body = (await res.json()) as Record<string, unknown>;
+    assert.equal('success' in body, !specShaped, JSON.stringify(Object.keys(body)));
+    assert.ok(Array.isArray(body.sites));
   });
 
   it('shows the files of a site as folders (folders first, natural order); identical concurrent expansions make one request', async () => {

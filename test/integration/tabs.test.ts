@@ -104,3 +104,50 @@ describe('Screen: revision tabs', function () {
     assert.equal(doc.languageId, 'php');
   });
 });
+
+describe('Screen: a service that answers the reads as the spec shows them (no success)', function () {
+  this.timeout(120000);
+  let api: ExtensionApi;
+  let url: string;
+  let s: Screen;
+  const row = (text: string) => ({ selector: `${s.pane('Sites')} .monaco-list-row`, hasText: text });
+
+  before(async function () {
+    s = screenOrSkip(this);
+    url = (await testService()).url;
+    api = await ext<ExtensionApi>();
+    await api.ready;
+    await control(url, 'reseed');
+    await control(url, 'config', { specShaped: true });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // Sign-in itself is a Get Sites answered without success.
+    await signInDemo(url);
+    await vscode.commands.executeCommand('siteRevisions.clearFilter');
+    await s.openSitesView();
+  });
+
+  after(async () => {
+    await control(url, 'config', { specShaped: false });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
+  });
+
+  it('lists sites, files and revisions, and opens a revision', async () => {
+    const sites = await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith(ACME)) && r.length >= 5, 'the sites');
+    assert.ok(sites.some((x) => x.startsWith('Team Intranet')), JSON.stringify(sites));
+    await s.click(row(ACME));
+    const files = await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith('index.php')), 'the files of the site');
+    assert.ok(files.some((x) => x.startsWith('includes')), 'its folders');
+    await s.click(row('index.php'));
+    const revs = await s.until(() => s.rows(), (r) => r.filter((x) => /ago/.test(x)).length >= 3, 'the revisions of index.php');
+    const first = revs.find((x) => /ago/.test(x))!;
+    await s.hover(row(first));
+    await s.click({ selector: `${s.pane('Sites')} .monaco-list-row:has-text("${first.split('\n')[0]}") .action-label[aria-label^="Open Revision"]` });
+    await s.until(() => s.tabTitles(), (t) => t.some((x) => /^index\.php \(\d{4}-\d\d-\d\d \d\d:\d\d, .+\)$/.test(x)), 'the revision’s tab');
+    await s.until(() => s.texts({ selector: '.part.editor .editor-container .view-lines' }), (t) => t.join('\n').includes('<?php'), 'its content');
+    // All along, the service answered the reads without success.
+    const { config } = (await control(url, 'config')) as { config: { specShaped: boolean } };
+    assert.equal(config.specShaped, true);
+    assert.ok((await control(url, 'stats')).requests.some((r) => r.operation === 'getRevision'), 'the content came from a Get Revision');
+  });
+});
