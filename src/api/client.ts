@@ -279,7 +279,10 @@ export class SiteRevisionClient {
   }
 }
 
-/** The form fields of Save Site: only defined fields; integers as decimal strings. */
+/**
+ * The form fields of Save Site: only defined fields; numbers as decimal strings, booleans as 1/0.
+ * A string is sent as it is (for the integer fields: a stored value sent back unchanged).
+ */
 export function siteForm(fields: SiteFields): [string, string][] {
   if (!fields || typeof fields !== 'object') throw new TypeError('Save Site needs the site fields.');
   const ints: ReadonlySet<string> = new Set(SAVE_SITE_INT_FIELDS);
@@ -290,7 +293,7 @@ export function siteForm(fields: SiteFields): [string, string][] {
     if (v === undefined || v === null) continue;
     if (ints.has(f)) {
       if (typeof v === 'number' && Number.isSafeInteger(v)) out.push([f, String(v)]);
-      else if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) out.push([f, String(Number(v.trim()))]);
+      else if (typeof v === 'string') out.push([f, v]);
       else if (typeof v === 'boolean') out.push([f, v ? '1' : '0']);
       else throw new TypeError(`Save Site: ${f} must be a whole number.`);
     } else if (typeof v === 'string') {

@@ -347,6 +347,12 @@ export class RevisionCommands {
   }
 
   async mapFolder(arg: unknown, folder: unknown): Promise<Outcome> {
+    // From the Sites view with several sites selected, VS Code passes the selection: one folder
+    // cannot be the working folder of several sites, so nothing is done (and the user is told).
+    if (Array.isArray(folder) && folder.length > 1) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('“{0}” works on one site at a time: select a single site.', vscode.l10n.t('Map Site to Local Folder')));
+      return notDone('none');
+    }
     const site = await this.siteOf(arg, vscode.l10n.t('Site to map to a local folder'));
     if (!site) return notDone('cancelled');
     let chosen: vscode.Uri | undefined;

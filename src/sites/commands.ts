@@ -23,6 +23,41 @@ export interface SiteCommandDeps {
 /** Test hook: the last editor opened by a command. */
 export const editors: { last?: SiteEditorHandle } = {};
 
+/**
+ * The sites a command from the Sites view was invoked on when several are selected (VS Code
+ * passes the clicked node and the selection), or undefined for one site.
+ */
+export function selectedSites(arg: unknown, all: unknown): Site[] | undefined {
+  if (!Array.isArray(all)) return undefined;
+  const sites = all.filter((n): n is SiteNode => n instanceof SiteNode).map((n) => n.site);
+  if (arg instanceof SiteNode && !sites.some((x) => x.id === arg.site.id)) sites.unshift(arg.site);
+  return sites.length > 1 ? sites : undefined;
+}
+
+/**
+ * LOCAL STAND-IN, to be replaced at merge by the escape helper of src/ui/ (another change):
+ * service text shown inside a notification or dialog. Notifications turn `[text](link)` into a
+ * live link; a zero-width space after every `]` keeps a site named `[x](command:…)` plain text,
+ * and control and bidirectional characters are shown as U+FFFD.
+ */
+function inMessage(serviceText: string): string {
+  return serviceText.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '\ufffd').replace(/\]/g, ']\u200b');
+}
+
+/** Who shares a site, for messages: its owner as the service names it, when it does. */
+function sharedBy(site: Site): string {
+  const owner = site.user.trim();
+  return owner
+    ? vscode.l10n.t('“{0}” is shared with you by {1}: you can view it and its revisions, not change or delete it.', inMessage(site.name), inMessage(owner))
+    : vscode.l10n.t('“{0}” is shared with you: you can view it and its revisions, not change or delete it.', inMessage(site.name));
+}
+
+/** Tells the user a command acts on one site and several are selected; the command does nothing. */
+function oneAtATime(command: string): false {
+  void vscode.window.showInformationMessage(vscode.l10n.t('“{0}” works on one site at a time: select a single site.', command));
+  return false;
+}
+
 /** Resolves the site a command was invoked on: a tree node, a site id, or (palette) a pick. */
 async function siteArg(model: SitesModel, arg: unknown, placeHolder: string): Promise<Site | undefined> {
   if (arg instanceof SiteNode) return arg.site;
@@ -126,9 +161,11 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
   };
 
   const openEditor = (mode: 'create' | 'edit' | 'duplicate', site?: Site) => {
+    // A shared site's passwords are its owner's: a duplicate never copies them (the user types their own).
+    const source = site && mode === 'duplicate' && site.shared ? { ...site, ftp_pass: '', db_password: '' } : site;
     const handle = openSiteEditor(extensionUri, {
       mode,
-      ...(site ? { site } : {}),
+      ...(source ? { site: source } : {}),
       save: mode === 'edit' && site ? updater(site.id) : creator(),
     });
     editors.last = handle;
@@ -155,37 +192,57 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     }),
     vscode.commands.registerCommand('siteRevisions.clearFilter', () => model.setFilter('')),
     vscode.commands.registerCommand('siteRevisions.createSite', () => openEditor('create')),
-    vscode.commands.registerCommand('siteRevisions.editSite', async (arg?: unknown) => {
+    vscode.commands.registerCommand('siteRevisions.editSite', async (arg?: unknown, all?: unknown) => {
+      if (selectedSites(arg, all)) return oneAtATime(vscode.l10n.t('Edit Site'));
       const site = await siteArg(model, arg, vscode.l10n.t('Site to edit'));
+      if (site?.shared) {
+        void vscode.window.showInformationMessage(sharedBy(site));
+        return false;
+      }
       return site && openEditor('edit', site);
     }),
-    vscode.commands.registerCommand('siteRevisions.duplicateSite', async (arg?: unknown) => {
+    vscode.commands.registerCommand('siteRevisions.duplicateSite', async (arg?: unknown, all?: unknown) => {
+      if (selectedSites(arg, all)) return oneAtATime(vscode.l10n.t('Duplicate Site'));
       const site = await siteArg(model, arg, vscode.l10n.t('Site to duplicate'));
       return site && openEditor('duplicate', site);
     }),
-    vscode.commands.registerCommand('siteRevisions.deleteSite', async (arg?: unknown) => {
-      const site = await siteArg(model, arg, vscode.l10n.t('Site to delete'));
-      if (!site) return false;
+    vscode.commands.registerCommand('siteRevisions.deleteSite', async (arg?: unknown, all?: unknown) => {
+      const chosen = selectedSites(arg, all) ?? [await siteArg(model, arg, vscode.l10n.t('Site to delete'))].filter((x): x is Site => !!x);
+      if (!chosen.length) return false;
+      const shared = chosen.filter((x) => x.shared);
+      const own = chosen.filter((x) => !x.shared);
+      if (!own.length) {
+        void vscode.window.showInformationMessage(shared.length === 1 ? sharedBy(shared[0]!) : vscode.l10n.t('The selected sites are shared with you: they cannot be deleted.'));
+        return false;
+      }
       const del = vscode.l10n.t('Delete');
+      const untouched = vscode.l10n.t('The site and its revision history are deleted on the service. Files on your computer are not touched.');
+      const several = vscode.l10n.t('These sites and their revision history are deleted on the service. Files on your computer are not touched.');
+      const notShared = shared.length ? `\n\n${vscode.l10n.t('Not deleted, because shared with you: {0}.', shared.map((x) => `“${inMessage(x.name)}”`).join(', '))}` : '';
       const choice = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Delete the site “{0}”?', site.name),
-        { modal: true, detail: vscode.l10n.t('The site and its revision history are deleted on the service. Files on your computer are not touched.') },
+        own.length === 1 ? vscode.l10n.t('Delete the site “{0}”?', inMessage(own[0]!.name)) : vscode.l10n.t('Delete {0} sites?', own.length),
+        { modal: true, detail: own.length === 1 ? `${untouched}${notShared}` : `${own.map((x) => `• ${inMessage(x.name)}`).join('\n')}\n\n${several}${notShared}` },
         del,
       );
       if (choice !== del) return false;
-      try {
-        await vscode.window.withProgress({ location: { viewId: 'siteRevisions.sites' } }, () => session.call((c) => c.deleteSite(site.id)));
-      } catch (e) {
-        void notifier.error(vscode.l10n.t('Could not delete “{0}”', site.name), e);
-        return false;
+      let deleted = 0;
+      for (const site of own) {
+        try {
+          await vscode.window.withProgress({ location: { viewId: 'siteRevisions.sites' } }, () => session.call((c) => c.deleteSite(site.id)));
+        } catch (e) {
+          void notifier.error(vscode.l10n.t('Could not delete “{0}”', site.name), e);
+          continue;
+        }
+        deleted++;
+        // Its folder mapping and compare selection go: a later site may be given the same id.
+        await Promise.resolve(deps.onDeleted?.(site.id)).catch(() => undefined);
+        deps.onSaved?.(site.id);
       }
-      // Its folder mapping and compare selection go: a later site may be given the same id.
-      await Promise.resolve(deps.onDeleted?.(site.id)).catch(() => undefined);
       model.refresh();
-      deps.onSaved?.(site.id);
-      return true;
+      return deleted === own.length;
     }),
-    vscode.commands.registerCommand('siteRevisions.openWebUrl', async (arg?: unknown) => {
+    vscode.commands.registerCommand('siteRevisions.openWebUrl', async (arg?: unknown, all?: unknown) => {
+      if (selectedSites(arg, all)) return oneAtATime(vscode.l10n.t('Open Web URL'));
       const site = await siteArg(model, arg, vscode.l10n.t('Site whose web URL to open'));
       if (!site) return false;
       if (!isWebUrl(site.web_url)) {
@@ -196,12 +253,16 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       }
       return vscode.env.openExternal(vscode.Uri.parse(site.web_url, true));
     }),
-    vscode.commands.registerCommand('siteRevisions.copySiteDetails', async (arg?: unknown) => {
-      const site = await siteArg(model, arg, vscode.l10n.t('Site whose details to copy'));
-      if (!site) return undefined;
-      const text = siteDetailsText(site);
+    vscode.commands.registerCommand('siteRevisions.copySiteDetails', async (arg?: unknown, all?: unknown) => {
+      const several = selectedSites(arg, all);
+      const sites = several ?? [await siteArg(model, arg, vscode.l10n.t('Site whose details to copy'))].filter((x): x is Site => !!x);
+      if (!sites.length) return undefined;
+      const text = sites.map(siteDetailsText).join('\n\n');
       await vscode.env.clipboard.writeText(text);
-      vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the details of “{0}” (without passwords).', site.name), 3000);
+      vscode.window.setStatusBarMessage(
+        several ? vscode.l10n.t('Copied the details of {0} sites (without passwords).', sites.length) : vscode.l10n.t('Copied the details of “{0}” (without passwords).', inMessage(sites[0]!.name)),
+        3000,
+      );
       return text;
     }),
   ];

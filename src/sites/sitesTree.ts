@@ -26,10 +26,12 @@ export function siteIcon(site: Site): vscode.ThemeIcon {
   return site.shared ? new vscode.ThemeIcon(id, new vscode.ThemeColor('charts.blue')) : new vscode.ThemeIcon(id);
 }
 
-/** `server_type · domain`, plus "shared" for sites other users share. */
+/** `server_type · domain`, plus "shared by <owner>" (or "shared") for sites other users share with you. */
 export function siteDescription(site: Site): string {
   const parts = [site.server_type || 'None', site.domain].filter(Boolean).join(' · ');
-  return site.shared ? vscode.l10n.t('{0} · shared', parts) : parts;
+  if (!site.shared) return parts;
+  const owner = site.user.trim();
+  return owner ? vscode.l10n.t('{0} · shared by {1}', parts, owner) : vscode.l10n.t('{0} · shared', parts);
 }
 
 /**
@@ -79,7 +81,13 @@ export function siteTooltip(site: Site): vscode.MarkdownString {
   md.supportHtml = false;
   md.appendMarkdown('**');
   appendData(md, site.name || vscode.l10n.t('(unnamed)')).appendMarkdown('**');
-  if (site.shared) md.appendMarkdown(` — ${vscode.l10n.t('shared with you')}`);
+  if (site.shared) {
+    md.appendMarkdown(' — ');
+    const owner = site.user.trim();
+    if (owner) appendData(md, vscode.l10n.t('shared with you by {0}', owner));
+    else md.appendText(vscode.l10n.t('shared with you'));
+    md.appendMarkdown('  \n').appendText(vscode.l10n.t('You can view it and its revisions; only its owner can change or delete it.'));
+  }
   md.appendMarkdown('\n\n');
   const rows = siteDetailRows(site);
   for (const [k, v] of rows) {

@@ -108,8 +108,13 @@ export class Screen {
     await this.waitFor({ ...item, timeoutMs: 30000 });
     // A container with one view hides that view's header: the pane body is what is drawn.
     const body = { selector: `${this.pane('Sites')} > .pane-body` };
-    const shown = await this.count(body);
-    if (!shown || !(await this.visible(body))) await this.click(item);
+    // Clicking the active item hides the side bar: click, then look again (a restored layout
+    // settles late), at most a few times.
+    for (let i = 0; i < 4; i++) {
+      if ((await this.count(body)) && (await this.visible(body))) return;
+      await this.click(item);
+      await this.waitFor({ ...body, timeoutMs: 3000 }).catch(() => undefined);
+    }
     await this.waitFor(body);
   }
 

@@ -42,7 +42,7 @@ export function runOperation(store: Store, op: Operation, params: Record<string,
   const dryRun = o.dryRun === true;
   switch (op) {
     case 'getSites':
-      return { success: true, sites: store.visibleSites(user.id).map((s) => publicSite(s, user.id)) };
+      return { success: true, sites: store.visibleSites(user.id).map((s) => publicSite(store, s, user.id)) };
     case 'saveSite':
       return saveSite(store, params, user, dryRun, o.saveReplaces === true);
     case 'deleteSite':
@@ -71,10 +71,12 @@ export function runOperation(store: Store, op: Operation, params: Record<string,
   }
 }
 
-function publicSite(s: StoredSite, userId: number): Record<string, string | boolean> {
+function publicSite(store: Store, s: StoredSite, userId: number): Record<string, string | boolean> {
   const out: Record<string, string | boolean> = {};
   for (const f of SITE_STRING_FIELDS) out[f] = s[f] ?? '';
-  // Decision: `shared` is true when the site belongs to another account that shared it with you.
+  // Decision: `user` (the spec's "owner reference") is the owner's email address, and `shared`
+  // is true when the site belongs to another account that shared it with you.
+  out.user = store.users.find((u) => String(u.id) === s.user)?.email ?? s.user;
   out.shared = s.user !== String(userId);
   return out;
 }

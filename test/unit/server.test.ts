@@ -61,7 +61,8 @@ describe('local service (test/server)', function () {
       const shared = list.filter((s) => s.shared === true);
       assert.equal(shared.length, 1);
       assert.equal(shared[0].name, 'Team Intranet');
-      assert.notEqual(shared[0].user, list.find((s) => !s.shared)?.user);
+      assert.equal(shared[0].user, DEMO.team.email, 'the owner of the shared site');
+      assert.equal(list.find((s) => !s.shared)?.user, DEMO.user.email);
       const ids = list.map((s) => Number(s.id));
       assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'ordered by id');
       assert.ok(!list.some((s) => s.name === 'Key Account Shop'), 'another account’s unshared site is not visible');
@@ -142,7 +143,7 @@ describe('local service (test/server)', function () {
       let site = (await sites(svc)).find((s) => s.id === id)!;
       assert.equal(site.ftp_pass, 'p4ss');
       assert.equal(site.port, '2121');
-      assert.equal(site.user, '1');
+      assert.equal(site.user, DEMO.user.email, 'the owner’s email');
       assert.equal(site.shared, false);
       assert.equal(site.timeout, '30');
 
