@@ -48,6 +48,10 @@ export class Screen {
   attribute(t: Target & { name: string }): Promise<string | null> {
     return this.send({ op: 'attribute', ...t });
   }
+  /** The current value of an input, select or textarea (what it shows, not its attribute). */
+  value(t: Target): Promise<string> {
+    return this.send({ op: 'value', ...t });
+  }
   waitFor(t: Op<'waitFor'>): Promise<void> {
     return this.send({ op: 'waitFor', ...t });
   }
