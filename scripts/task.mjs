@@ -264,7 +264,10 @@ async function main() {
       // The packaged .vsix installed into code-server, Smoke suite (test/host/vsix.ts; ~15-25 s).
       const v = where === 'desktop' ? { passed: 0, failed: 0 } : integration([], { script: 'out/test/host/vsix.js', results: 'vsix-results.json' });
       console.log(where === 'desktop' ? 'vsix smoke: skipped (it needs the code-server harness)' : `vsix smoke: ${v.passed} passed, ${v.failed} failed`);
-      const all = { passed: u.passed + i.passed + v.passed, failed: u.failed + i.failed + v.failed };
+      // Revision tabs across a window reload, which the in-host suites cannot survive (test/host/reload.ts; ~30 s).
+      const r = where === 'desktop' ? { passed: 0, failed: 0 } : integration([], { script: 'out/test/host/reload.js', results: 'reload-results.json' });
+      console.log(where === 'desktop' ? 'reload: skipped (it needs the code-server harness)' : `reload: ${r.passed} passed, ${r.failed} failed`);
+      const all = { passed: u.passed + i.passed + v.passed + r.passed, failed: u.failed + i.failed + v.failed + r.failed };
       closing('total', all);
       process.exit(all.failed ? 1 : 0);
       break;

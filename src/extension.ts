@@ -41,7 +41,7 @@ export interface ExtensionApi {
 export function activate(context: vscode.ExtensionContext): ExtensionApi | undefined {
   const log = new Log();
   const session = new Session(context, log);
-  const model = new SitesModel(session);
+  const model = new SitesModel(session, log);
   const tree = new SitesTreeProvider(model, log);
   const { view, disposables: viewDisposables } = createSitesView(model, tree);
   const notifier = new Notifier(log);
@@ -59,21 +59,20 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
     // `revisions` is registered below; a delete only happens after activation.
     ...registerSiteCommands({ extensionUri: context.extensionUri, session, model, notifier, onDeleted: (id) => revisions.forgetSite(id) }),
     vscode.commands.registerCommand('siteRevisions.showLog', () => log.show()),
-    session.onDidChange((s) => {
-      if (s === 'expired') model.markExpired();
-      else model.clear();
-    }),
+    // Signed out, another account, or expired (the view then asks to sign in again): nothing of before shows.
+    session.onDidChange(() => model.clear()),
     onDidChangeSettings((e) => {
       if (affectsClient(e)) session.reconfigure();
       if (e.affectsConfiguration('siteRevisions.revisions')) tree.changed();
     }),
   );
 
-  const revisions = registerRevisions({ context, session, model, tree, log, notifier });
+  // Secrets are read asynchronously; the view shows its welcome content until then, and revision
+  // documents (a restored window's tabs) wait for them.
+  const started: { ready?: Promise<void> } = {};
+  const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve() });
   context.subscriptions.push(...registerLmTools({ session, model, store: revisions.store, log }));
-
-  // Secrets are read asynchronously; the view shows its welcome content until then.
-  const ready = startSession(session, log, notifier);
+  const ready = (started.ready = startSession(session, log, notifier));
   return TEST_HOOKS ? { context, session, model, tree, view, log, editors, revisions, ready } : undefined;
 }
 

@@ -10,9 +10,9 @@ import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransport
 import type { ProxyResolver } from './agents';
 import { HttpTransport, type Exchange } from './http';
 import type { RequestScheduler, SharedCall } from '../scheduler/scheduler';
-import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, SITE_SECRET_FIELDS, type CallOptions, type Credentials, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
+import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, SITE_SECRET_FIELDS, type CallOptions, type Credentials, type ListIssues, type ListReply, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
 import { requireServiceUrl, serviceTarget } from './url';
-import { excerpt, parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites } from './validate';
+import { excerpt, parseEnvelope, READ_PAYLOADS, toFiles, toRevision, toRevisions, toSaveResult, toSites } from './validate';
 import { makeRedactor, type Redactor } from '../util/redact';
 
 export interface ClientOptions {
@@ -76,6 +76,8 @@ export interface RequestEvent {
   retryInMs?: number;
   /** The proxy the attempt went through (scheme://host:port, never its credentials). */
   via?: string;
+  /** A list read whose reply had entries or values that could not be used (see ListReply). */
+  issues?: ListIssues;
 }
 
 /** Display names of the operations (used in messages and events). */
@@ -100,6 +102,8 @@ interface RequestSpec {
   form: [string, string][];
   /** Reads may be retried; writes never are. */
   read: boolean;
+  /** The field a read answers with (see parseEnvelope); undefined for a write. */
+  payload?: string;
 }
 
 /** What a call derives from the credentials (see authOf). */
@@ -152,9 +156,9 @@ export class SiteRevisionClient {
   }
 
   /** Get Sites. */
-  getSites(o?: CallOptions): Promise<Site[]> {
+  getSites(o?: CallOptions): Promise<ListReply<Site>> {
     const op = OPERATIONS.getSites;
-    return this.call({ operation: op, path: '/api/sites', query: [], form: [], read: true }, o, (j, r) => toSites(op, j, r));
+    return this.call({ operation: op, path: '/api/sites', query: [], form: [], read: true, payload: READ_PAYLOADS.getSites }, o, (j, r) => toSites(op, j, r));
   }
 
   /** Save Site with new=1. On success the reply's `site` is the new id ('' if the service sent none). */
@@ -180,22 +184,22 @@ export class SiteRevisionClient {
   }
 
   /** Get Revision Files: paths with stored revisions, in the service's order. */
-  async getRevisionFiles(siteId: string, o?: CallOptions): Promise<string[]> {
+  async getRevisionFiles(siteId: string, o?: CallOptions): Promise<ListReply<string>> {
     const op = OPERATIONS.getRevisionFiles;
     const id = requireText('siteId', siteId);
-    return this.call({ operation: op, path: '/api/revisions', query: [['site', id]], form: [['site', id]], read: true }, o, (j, r) => toFiles(op, j, r));
+    return this.call({ operation: op, path: '/api/revisions', query: [['site', id]], form: [['site', id]], read: true, payload: READ_PAYLOADS.getRevisionFiles }, o, (j, r) => toFiles(op, j, r));
   }
 
   /**
    * Get Revisions of one file, in the service's order. Asks with no_content=1 unless `withContent`;
    * content the service sends anyway is kept.
    */
-  async getRevisions(siteId: string, file: string, o?: CallOptions & { withContent?: boolean }): Promise<RevisionSummary[]> {
+  async getRevisions(siteId: string, file: string, o?: CallOptions & { withContent?: boolean }): Promise<ListReply<RevisionSummary>> {
     const op = OPERATIONS.getRevisions;
     const id = requireText('siteId', siteId);
     const path = requireText('file', file);
     const query: [string, string][] = [['site', id], ['file', path], ['no_content', o?.withContent ? '0' : '1']];
-    return this.call({ operation: op, path: '/api/revisions', query, form: [], read: true }, o, (j, r) => toRevisions(op, j, r));
+    return this.call({ operation: op, path: '/api/revisions', query, form: [], read: true, payload: READ_PAYLOADS.getRevisions }, o, (j, r) => toRevisions(op, j, r));
   }
 
   /** Get Revision. */
@@ -203,7 +207,7 @@ export class SiteRevisionClient {
     const op = OPERATIONS.getRevision;
     const id = requireText('siteId', siteId);
     const rev = requireText('revisionId', revisionId);
-    return this.call({ operation: op, path: '/api/revisions', query: [['site', id], ['revision', rev]], form: [], read: true }, o, (j, r) => toRevision(op, j, r));
+    return this.call({ operation: op, path: '/api/revisions', query: [['site', id], ['revision', rev]], form: [], read: true, payload: READ_PAYLOADS.getRevision }, o, (j, r) => toRevision(op, j, r));
   }
 
   /** Closes the client's Agent (not a dispatcher given in the options). A later call opens a new one. */
@@ -279,8 +283,9 @@ export class SiteRevisionClient {
       try {
         const reply = await this.transport.send(x);
         release?.();
-        const value = parse(parseEnvelope(operation, reply.body, reply.contentType, redact), redact);
-        this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'ok', ...via(x) });
+        const value = parse(parseEnvelope(operation, reply.body, reply.contentType, redact, spec.payload), redact);
+        const issues = (value as { issues?: ListIssues } | undefined)?.issues;
+        this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'ok', ...via(x), ...(issues ? { issues } : {}) });
         return value;
       } catch (e) {
         const err = scrub(toApiError(e, operation, redact), redact);
@@ -350,7 +355,10 @@ function holdOrigin(scheduler: RequestScheduler, origin: string, err: ApiError):
   return true;
 }
 
-/** The form fields of Save Site: only defined fields; integers as decimal strings. */
+/**
+ * The form fields of Save Site: only defined fields; numbers as decimal strings, booleans as 1/0.
+ * A string is sent as it is (for the integer fields: a stored value sent back unchanged).
+ */
 export function siteForm(fields: SiteFields): [string, string][] {
   if (!fields || typeof fields !== 'object') throw new TypeError('Save Site needs the site fields.');
   const ints: ReadonlySet<string> = new Set(SAVE_SITE_INT_FIELDS);
@@ -361,7 +369,7 @@ export function siteForm(fields: SiteFields): [string, string][] {
     if (v === undefined || v === null) continue;
     if (ints.has(f)) {
       if (typeof v === 'number' && Number.isSafeInteger(v)) out.push([f, String(v)]);
-      else if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) out.push([f, String(Number(v.trim()))]);
+      else if (typeof v === 'string') out.push([f, v]);
       else if (typeof v === 'boolean') out.push([f, v ? '1' : '0']);
       else throw new TypeError(`Save Site: ${f} must be a whole number.`);
     } else if (typeof v === 'string') {

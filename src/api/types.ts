@@ -34,21 +34,23 @@ export const SAVE_SITE_INT_FIELDS = ['port', 'pasv', 'encryption', 's3_public', 
 export const SAVE_SITE_FLAG_FIELDS = ['pasv', 'encryption', 's3_public', 'check_out'] as const;
 
 /**
- * Input of Save Site. `name` is required. A field left `undefined` is not sent; on update the
- * service then keeps the stored value (this is how passwords stay unchanged unless edited).
+ * Input of Save Site. `name` is required. A field left `undefined` is not sent: whether the
+ * service then keeps the stored value is not shown by the spec, so the extension's updates send
+ * every field (src/sites/siteForm.ts `updateFields`). Text where a number or type is expected is
+ * a value as Get Sites returned it, sent back as it is.
  */
 export type SiteFields = { name: string } & Partial<{
-  server_type: ServerType;
+  server_type: ServerType | string;
   domain: string;
-  logon_type: '' | 'key';
+  logon_type: '' | 'key' | string;
   ftp_user: string;
   ftp_pass: string;
   dir: string;
-  port: number;
-  pasv: 0 | 1;
-  encryption: 0 | 1;
-  s3_public: 0 | 1;
-  check_out: 0 | 1;
+  port: number | string;
+  pasv: 0 | 1 | string;
+  encryption: 0 | 1 | string;
+  s3_public: 0 | 1 | string;
+  check_out: 0 | 1 | string;
   encoding: string;
   web_url: string;
   db_username: string;
@@ -69,6 +71,22 @@ export interface RevisionSummary {
   author: string;
   content?: string;
 }
+
+/** What a list reply held that could not be used as it was. Never holds a secret. */
+export interface ListIssues {
+  /** How many entries were left out (the rest of the list still loads). */
+  skipped: number;
+  /** Why, for the first few: each names the entry and field (`sites[3].name is a list, expected text`). */
+  problems: string[];
+  /** Fields the extension does not use whose value was dropped (an object where text was expected), first few. */
+  dropped: string[];
+}
+
+/**
+ * A list read (Get Sites, Get Revision Files, Get Revisions): the usable entries, and `issues`
+ * (non-enumerable) when the reply had entries or values that could not be used.
+ */
+export type ListReply<T> = T[] & { readonly issues?: ListIssues };
 
 /** Get Revision. */
 export interface Revision {

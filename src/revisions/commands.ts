@@ -14,9 +14,9 @@ import type { Notifier } from '../ui/notify';
 import type { RevisionsController } from './controller';
 import { RETRY_COMMAND } from './controller';
 import { displayText } from '../util/text';
-import { parseRevisionUri, revisionUri } from './fileSystem';
+import { parseRevisionUri, revisionDocumentUri } from './fileSystem';
 import { FolderMapping } from './mapping';
-import { exactDate, fileName, LoadMoreNode, MappingNode, RevisionNode, whenAndWho, type RevisionRef } from './nodes';
+import { exactDate, fileName, LoadMoreNode, MappingNode, RevisionNode, revisionLabel, whenAndWho, type RevisionRef } from './nodes';
 import { isInside, quotePath, safeSegments } from './safePath';
 import { relativeTime } from './time';
 import type { RevisionAddress } from './uri';
@@ -131,7 +131,7 @@ export class RevisionCommands {
   }
 
   private uriOf(ref: RevisionRef): vscode.Uri {
-    return revisionUri({ siteId: ref.site.id, revisionId: ref.item.id, path: ref.path });
+    return revisionDocumentUri(ref);
   }
 
   private async previousOf(ref: RevisionRef): Promise<RevisionRef | undefined> {
@@ -145,9 +145,9 @@ export class RevisionCommands {
     return this.ctl.progress(this.ctl.store.content(ref.site.id, ref.item.id), !!this.ctl.store.peekContent(ref.site.id, ref.item.id));
   }
 
-  /** `index.php (3 days ago, alice)`. */
+  /** `index.php (2024-05-01 15:45, alice)`: as the revision's own tab is titled. */
   private title(ref: RevisionRef): string {
-    return `${fileName(ref.path)} (${whenAndWho(ref)})`;
+    return `${fileName(ref.path)} (${revisionLabel(ref).when})`;
   }
 
   // ---- working file
@@ -281,7 +281,7 @@ export class RevisionCommands {
     const [lb, rb] = await Promise.all([this.content(l), this.content(r)]);
     if (!(await this.fitsDiff([{ name: this.title(l), bytes: lb.byteLength }, { name: this.title(r), bytes: rb.byteLength }], [l, r]))) return notDone('too-large');
     const sameFile = l.site.id === r.site.id && l.path === r.path;
-    const title = sameFile ? `${this.title(l)} ↔ (${whenAndWho(r)})` : `${this.title(l)} ↔ ${this.title(r)}`;
+    const title = sameFile ? `${this.title(l)} ↔ (${revisionLabel(r).when})` : `${this.title(l)} ↔ ${this.title(r)}`;
     const left = this.uriOf(l);
     const right = this.uriOf(r);
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
@@ -382,6 +382,12 @@ export class RevisionCommands {
   }
 
   async mapFolder(arg: unknown, folder: unknown): Promise<Outcome> {
+    // From the Sites view with several sites selected, VS Code passes the selection: one folder
+    // cannot be the working folder of several sites, so nothing is done (and the user is told).
+    if (Array.isArray(folder) && folder.length > 1) {
+      inform(message('“{0}” works on one site at a time: select a single site.', plain(vscode.l10n.t('Map Site to Local Folder'))));
+      return notDone('none');
+    }
     const site = await this.siteOf(arg, vscode.l10n.t('Site to map to a local folder'));
     if (!site) return notDone('cancelled');
     let chosen: vscode.Uri | undefined;

@@ -9,6 +9,7 @@ import type { Log } from '../log';
 import type { SitesModel } from '../sites/sitesModel';
 import { SITES_VIEW, type SiteNode, type SitesTreeProvider } from '../sites/sitesTree';
 import type { TreeNode } from '../tree/node';
+import { skippedNode } from '../tree/message';
 import { describeError } from '../ui/notify';
 import { setContext } from '../ui/context';
 import { background } from '../util/background';
@@ -80,11 +81,12 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
     const head: TreeNode[] = [new MappingNode(node, site, this.mapping.get(site.id))];
     try {
       const files = await this.progress(this.store.siteFiles(site.id), !!this.store.peekSiteFiles(site.id));
+      const tail = files.skipped ? [skippedNode(node, 'files', files.skipped, JSON.stringify(['skipped', site.id]))] : [];
       if (!files.files.length) {
-        return [...head, new MessageNode(node, vscode.l10n.t('No revisions'), { icon: 'info', description: vscode.l10n.t('no file of this site has stored revisions'), id: JSON.stringify(['empty', site.id]) })];
+        return [...head, new MessageNode(node, vscode.l10n.t('No revisions'), { icon: 'info', description: vscode.l10n.t('no file of this site has stored revisions'), id: JSON.stringify(['empty', site.id]) }), ...tail];
       }
-      if (readSettings().revisionLayout === 'flat') return [...head, ...flatFiles(files).map((f) => new FileNode(node, this, site, f, true))];
-      return [...head, ...this.folderChildren(node, site, files.root)];
+      if (readSettings().revisionLayout === 'flat') return [...head, ...flatFiles(files).map((f) => new FileNode(node, this, site, f, true)), ...tail];
+      return [...head, ...this.folderChildren(node, site, files.root), ...tail];
     } catch (e) {
       return [...head, this.errorNode(node, vscode.l10n.t('Could not load the files with revisions'), e, ['files', site.id])];
     }
@@ -103,8 +105,9 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
     } catch (e) {
       return [this.errorNode(node, vscode.l10n.t('Could not load the revisions'), e, ['revs', site.id, path])];
     }
+    const skipped = list.skipped ? [skippedNode(node, 'revisions', list.skipped, JSON.stringify(['skipped', site.id, path]))] : [];
     if (!list.items.length) {
-      return [new MessageNode(node, vscode.l10n.t('No revisions'), { icon: 'info', description: vscode.l10n.t('the service lists none for this file'), id: JSON.stringify(['none', site.id, path]) })];
+      return [new MessageNode(node, vscode.l10n.t('No revisions'), { icon: 'info', description: vscode.l10n.t('the service lists none for this file'), id: JSON.stringify(['none', site.id, path]) }), ...skipped];
     }
     const settings = readSettings();
     const working = await this.workingFileState(site, path);
@@ -138,6 +141,7 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
       );
     }
     if (!out.length) out.push(new MessageNode(node, vscode.l10n.t('No revisions differ from the working file'), { icon: 'info', id: JSON.stringify(['allhidden', site.id, path]) }));
+    out.push(...skipped);
     return out;
   }
 

@@ -10,11 +10,18 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../ui/notify';
+import { revisionLabel, type RevisionRef } from './nodes';
 import type { RevisionStore } from './store';
-import { parseRevisionUriComponents, revisionUriComponents, REVISION_SCHEME, type RevisionAddress } from './uri';
+import { isRevisionDocument, parseRevisionUriComponents, revisionUriComponents, REVISION_SCHEME, type RevisionAddress, type RevisionLabel } from './uri';
 
-export function revisionUri(a: RevisionAddress): vscode.Uri {
-  return vscode.Uri.from({ scheme: REVISION_SCHEME, ...revisionUriComponents(a) });
+/** The document of a revision; `label` names it in its tab (see uri.ts). */
+export function revisionUri(a: RevisionAddress, label?: RevisionLabel): vscode.Uri {
+  return vscode.Uri.from({ scheme: REVISION_SCHEME, ...revisionUriComponents(a, label) });
+}
+
+/** The document of a listed revision, titled with its date and author (what every command opens). */
+export function revisionDocumentUri(ref: RevisionRef): vscode.Uri {
+  return revisionUri({ siteId: ref.site.id, revisionId: ref.item.id, path: ref.path }, revisionLabel(ref));
 }
 
 export function parseRevisionUri(uri: vscode.Uri): RevisionAddress | undefined {
@@ -26,10 +33,18 @@ export class RevisionFileSystem implements vscode.FileSystemProvider {
   /** Never fires: a revision never changes. */
   readonly onDidChangeFile = this._onDidChangeFile.event;
 
-  constructor(private readonly store: RevisionStore) {}
+  /**
+   * @param whenReady resolves once the stored session is restored: a window that reopens with
+   * revision tabs asks for their content while the extension is still activating (activation
+   * event onFileSystem:site-revision), before the secrets are read.
+   */
+  constructor(
+    private readonly store: RevisionStore,
+    private readonly whenReady: () => Promise<unknown> = () => Promise.resolve(),
+  ) {}
 
-  static register(store: RevisionStore): { provider: RevisionFileSystem; disposable: vscode.Disposable } {
-    const provider = new RevisionFileSystem(store);
+  static register(store: RevisionStore, whenReady?: () => Promise<unknown>): { provider: RevisionFileSystem; disposable: vscode.Disposable } {
+    const provider = new RevisionFileSystem(store, whenReady);
     const readonlyMessage = new vscode.MarkdownString(vscode.l10n.t('This is a stored revision of a site file; it cannot be changed. Use **{0}** to bring it back into the working file.', vscode.l10n.t('Restore Revision')));
     const reg = vscode.workspace.registerFileSystemProvider(REVISION_SCHEME, provider, { isReadonly: readonlyMessage, isCaseSensitive: true });
     return { provider, disposable: vscode.Disposable.from(reg, provider._onDidChangeFile) };
@@ -41,8 +56,9 @@ export class RevisionFileSystem implements vscode.FileSystemProvider {
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     const a = parseRevisionUri(uri);
-    // Anything that is not a revision (a parent folder asked for by breadcrumbs…) is an empty folder.
-    if (!a || !uri.query) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
+    // Anything that is not a revision document (a folder of its breadcrumbs, which keeps its
+    // query…) is an empty folder.
+    if (!a || !isRevisionDocument(uri.path, a)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
     const bytes = await this.load(uri, a);
     // The revision's date as the file time, when its list is loaded.
     const found = this.store.findListed(a.siteId, a.revisionId);
@@ -52,7 +68,7 @@ export class RevisionFileSystem implements vscode.FileSystemProvider {
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const a = parseRevisionUri(uri);
-    if (!a || !uri.query) throw vscode.FileSystemError.FileIsADirectory(uri);
+    if (!a || !isRevisionDocument(uri.path, a)) throw vscode.FileSystemError.FileIsADirectory(uri);
     return this.load(uri, a);
   }
 
@@ -62,6 +78,7 @@ export class RevisionFileSystem implements vscode.FileSystemProvider {
 
   private async load(uri: vscode.Uri, a: RevisionAddress): Promise<Uint8Array> {
     try {
+      await this.whenReady().catch(() => undefined);
       return await this.store.content(a.siteId, a.revisionId);
     } catch (e) {
       if (isApiError(e) && e.kind === 'cancelled') throw vscode.FileSystemError.Unavailable(uri);

@@ -10,7 +10,7 @@ import type { Notifier } from '../ui/notify';
 import { setContext } from '../ui/context';
 import { picks, RevisionCommands } from './commands';
 import { RevisionsController } from './controller';
-import { RevisionFileSystem, parseRevisionUri, revisionUri } from './fileSystem';
+import { RevisionFileSystem, parseRevisionUri, revisionDocumentUri, revisionUri } from './fileSystem';
 import { FolderMapping } from './mapping';
 import { RevisionStore } from './store';
 
@@ -21,6 +21,8 @@ export interface RevisionsDeps {
   tree: SitesTreeProvider;
   log: Log;
   notifier: Notifier;
+  /** Resolves once the stored session is restored (revision documents wait for it). */
+  whenReady: () => Promise<unknown>;
 }
 
 /** Handles for tests (ExtensionApi.revisions); not a public API. */
@@ -34,6 +36,8 @@ export interface RevisionsApi {
   commands: RevisionCommands;
   picks: typeof picks;
   revisionUri: typeof revisionUri;
+  /** The document URI the commands open for a listed revision (titled with its date and author). */
+  revisionDocumentUri: typeof revisionDocumentUri;
   parseRevisionUri: typeof parseRevisionUri;
   /** A site was deleted: forgets its folder mapping and the revision selected for compare on it. */
   forgetSite(siteId: string): Promise<void>;
@@ -45,10 +49,10 @@ function accountKey(session: Session): string | undefined {
 }
 
 export function registerRevisions(deps: RevisionsDeps): RevisionsApi {
-  const { context, session, model, tree, log, notifier } = deps;
+  const { context, session, model, tree, log, notifier, whenReady } = deps;
   const store = new RevisionStore((fn) => session.call(fn), readSettings().cacheSizeBytes, log);
   const folders = new FolderMapping(context.workspaceState, () => accountKey(session));
-  const fsReg = RevisionFileSystem.register(store);
+  const fsReg = RevisionFileSystem.register(store, whenReady);
   const controller = new RevisionsController(store, folders, model, tree, log);
   const commands = new RevisionCommands({ ctl: controller, notifier, log });
   tree.setSiteChildren((node) => controller.siteChildren(node));
@@ -91,5 +95,5 @@ export function registerRevisions(deps: RevisionsDeps): RevisionsApi {
     if (folders.get(siteId)) await folders.set(siteId, undefined);
   };
 
-  return { store, cache: store.cache, folders, provider: fsReg.provider, controller, commands, picks, revisionUri, parseRevisionUri, forgetSite };
+  return { store, cache: store.cache, folders, provider: fsReg.provider, controller, commands, picks, revisionUri, revisionDocumentUri, parseRevisionUri, forgetSite };
 }

@@ -8,7 +8,8 @@ import { appendData, dataTooltip } from '../ui/markdown';
 import type { FileEntry, FolderEntry } from './folders';
 import { displayText } from '../util/text';
 import type { RevisionItem } from './store';
-import { formatLocal, formatUtc, relativeTime } from './time';
+import { formatLocal, formatShortLocal, formatUtc, relativeTime } from './time';
+import type { RevisionLabel } from './uri';
 
 /** A revision with everything the commands need. */
 export interface RevisionRef {
@@ -42,6 +43,18 @@ export function whenAndWho(ref: Pick<RevisionRef, 'time' | 'item'>, now = Date.n
   return who ? `${when}, ${who}` : when;
 }
 
+/**
+ * What names a revision in its tab and tooltips (see uri.ts): `2024-05-01 15:45, alice` — the
+ * local date to the minute, or the date as sent when it is not one — and `Acme Corporate,
+ * revision 1003: `. Absolute, unlike the tree's "6 days ago": a tab outlives the moment, and a
+ * reloaded window restores it from its URI.
+ */
+export function revisionLabel(ref: Pick<RevisionRef, 'time' | 'item' | 'site'>): RevisionLabel {
+  const when = ref.time === undefined ? displayText(ref.item.date) || vscode.l10n.t('revision {0}', displayText(ref.item.id)) : formatShortLocal(ref.time);
+  const who = displayText(ref.item.author).trim();
+  return { when: who ? `${when}, ${who}` : when, of: vscode.l10n.t('{0}, revision {1}: ', displayText(ref.site.name) || vscode.l10n.t('(unnamed)'), displayText(ref.item.id)) };
+}
+
 /** The exact date, UTC and local (or the text as sent when it is not a date). */
 export function exactDate(ref: Pick<RevisionRef, 'time' | 'item'>): string {
   if (ref.time === undefined) return vscode.l10n.t('{0} (not a date)', displayText(ref.item.date) || vscode.l10n.t('no date'));
@@ -71,37 +84,7 @@ export function revisionTooltip(ref: RevisionRef, now = Date.now()): vscode.Mark
   return md;
 }
 
-export interface MessageOptions {
-  icon?: string;
-  color?: string;
-  description?: string;
-  tooltip?: string;
-  command?: vscode.Command;
-  contextValue?: string;
-  id?: string;
-}
-
-/** A one-line state: empty, error (with a retry), hidden revisions… */
-export class MessageNode extends TreeNode {
-  constructor(
-    parent: TreeNode | undefined,
-    readonly label: string,
-    readonly options: MessageOptions = {},
-  ) {
-    super(parent);
-  }
-  getTreeItem(): vscode.TreeItem {
-    const o = this.options;
-    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.None);
-    if (o.id) item.id = o.id;
-    if (o.icon) item.iconPath = new vscode.ThemeIcon(o.icon, o.color ? new vscode.ThemeColor(o.color) : undefined);
-    if (o.description) item.description = o.description;
-    if (o.tooltip) item.tooltip = o.tooltip;
-    if (o.command) item.command = o.command;
-    item.contextValue = o.contextValue ?? 'revisionMessage';
-    return item;
-  }
-}
+export { MessageNode, type MessageOptions } from '../tree/message';
 
 /** The site's local folder (or an invitation to choose one). */
 export class MappingNode extends TreeNode {

@@ -6,7 +6,7 @@
 //   survive a refresh; they are dropped when the account changes.
 // Identical concurrent requests are merged; a result that arrives after a refresh is not cached.
 import { createHash } from 'node:crypto';
-import type { Revision, RevisionSummary } from '../api/types';
+import type { ListIssues, ListReply, Revision, RevisionSummary } from '../api/types';
 import { InFlight } from '../util/inflight';
 import { buildFolderModel, type FolderModel } from './folders';
 import { ByteLru } from './lru';
@@ -14,8 +14,8 @@ import { sortNewestFirst, type Dated } from './ordering';
 
 /** The three reads the store needs (the service client has them). */
 export interface RevisionSource {
-  getRevisionFiles(siteId: string, o?: { signal?: AbortSignal }): Promise<string[]>;
-  getRevisions(siteId: string, file: string, o?: { signal?: AbortSignal; withContent?: boolean }): Promise<RevisionSummary[]>;
+  getRevisionFiles(siteId: string, o?: { signal?: AbortSignal }): Promise<ListReply<string>>;
+  getRevisions(siteId: string, file: string, o?: { signal?: AbortSignal; withContent?: boolean }): Promise<ListReply<RevisionSummary>>;
   getRevision(siteId: string, revisionId: string, o?: { signal?: AbortSignal }): Promise<Revision>;
 }
 
@@ -30,10 +30,19 @@ export interface RevisionList {
   path: string;
   /** Newest first. */
   items: Dated<RevisionItem>[];
+  /** Entries of the reply that could not be used (see ListReply). */
+  skipped?: number;
 }
 
 export interface StoreLog {
   debug(message: string, ...args: unknown[]): void;
+  warn(message: string, ...args: unknown[]): void;
+}
+
+/** The log line of a list reply's entries that could not be used. */
+function issuesText(what: string, issues: ListIssues): string {
+  const more = issues.skipped > issues.problems.length ? '; …' : '';
+  return `${what}: ${issues.skipped} could not be shown (${issues.problems.join('; ')}${more})`;
 }
 
 const encoder = new TextEncoder();
@@ -89,7 +98,9 @@ export class RevisionStore {
       this.requests.files++;
       const t0 = Date.now();
       const paths = await this.call((c) => c.getRevisionFiles(siteId));
-      const model = buildFolderModel(paths);
+      const built = buildFolderModel(paths);
+      const model: FolderModel = paths.issues?.skipped ? { ...built, skipped: built.skipped + paths.issues.skipped } : built;
+      if (paths.issues?.skipped) this.log?.warn(issuesText(`File paths of site ${siteId}`, paths.issues));
       this.log?.debug(`Revisions: ${model.files.length} files with revisions on site ${siteId} (${Date.now() - t0} ms)`);
       if (gen === this.generation) this.files.set(filesKey(siteId), model);
       return model;
@@ -124,7 +135,8 @@ export class RevisionStore {
         }
         items.push({ id: r.id, date: r.date, author: r.author });
       }
-      const list: RevisionList = { siteId, path, items: sortNewestFirst(items) };
+      const list: RevisionList = { siteId, path, items: sortNewestFirst(items), ...(raw.issues?.skipped ? { skipped: raw.issues.skipped } : {}) };
+      if (raw.issues?.skipped) this.log?.warn(issuesText(`Revisions of a file of site ${siteId}`, raw.issues));
       this.log?.debug(`Revisions: ${items.length} revisions of a file on site ${siteId}${withContent ? ` (${withContent} sent with content, cached)` : ''}`);
       if (gen === this.generation) this.lists.set(key, list);
       return list;

@@ -70,3 +70,9 @@ export function formatLocal(time: number, offsetMinutes = -new Date(time).getTim
   const off = Math.abs(offsetMinutes);
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} (UTC${sign}${pad(Math.floor(off / 60))}:${pad(off % 60)})`;
 }
+
+/** `2024-05-01 15:45`: the local date to the minute, in the given or the machine's time zone offset. */
+export function formatShortLocal(time: number, offsetMinutes = -new Date(time).getTimezoneOffset()): string {
+  const d = new Date(time + offsetMinutes * 60_000);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+}

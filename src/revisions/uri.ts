@@ -1,18 +1,31 @@
 // Pure (no `vscode`): the address of a revision document.
 //
-//   site-revision:/<display path>?s=<siteId>&r=<revisionId>&p=<raw path>
+//   site-revision://revision/<display path>?{"s":<siteId>,"r":<revisionId>,"p":<raw path>,"of":…,"when":…}
 //
-// The path is the file's own path, so VS Code picks the language mode, the icon, the tab title
-// and the breadcrumbs from it (the ids live in the query, which is part of the URI's identity);
-// its folders are the display segments (empty segments dropped, control
+// The path is the file's own path, so VS Code picks the language mode, the file icon and the
+// breadcrumbs from it; its folders are the display segments (empty segments dropped, control
 // characters shown as U+FFFD, `.`/`..` shown as one/two dot leaders so no URI normaliser can
-// resolve them). The exact raw path travels in the query, percent-encoded by us (VS Code encodes
-// it once more in `toString()`), so any path — `?`, `#`, `%`, spaces, backslashes, non-ASCII,
-// NUL, even lone surrogates (sent as a JSON string) — round-trips. Site and revision ids are
-// percent-encoded query values.
+// resolve them). The query is a JSON object (part of the URI's identity): the site and revision
+// ids, the exact raw path (any path — `?`, `#`, `%`, spaces, backslashes, non-ASCII, NUL, even
+// lone surrogates, which JSON escapes — round-trips), and the two texts of the label.
+//
+// The label: package.json's `resourceLabelFormatters` formats `revision`-authority URIs of this
+// scheme as `${query.of}${path} (${query.when})`. The workbench takes a tab's title, the name in
+// Open Editors and Quick Open, and each breadcrumb from the last segment of that label, and the
+// tooltip and description from the rest, so a revision's tab reads `index.php (2024-05-01 15:45,
+// alice)` wherever it was opened from (the tree, the Command Palette, a link, a restored window)
+// and its tooltip `Acme Corporate, revision 1003: /index.php (2024-05-01 15:45, alice)`. `when` is
+// an absolute date, in local time to the minute: a relative time ("6 days ago") frozen into the
+// URI would be wrong after the next reload.
+//
+// The previous form `site-revision:/<display path>?s=…&r=…&p=…` (no authority, so no formatter:
+// titled with the file name alone) still opens.
 import { displaySegments } from './folders';
+import { displayText } from '../util/text';
 
 export const REVISION_SCHEME = 'site-revision';
+/** The authority of revision URIs since titles name the revision (the label formatter applies to it only). */
+export const REVISION_AUTHORITY = 'revision';
 
 export interface RevisionAddress {
   siteId: string;
@@ -21,7 +34,13 @@ export interface RevisionAddress {
   path: string;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** The texts a revision's label is made of (see the header). */
+export interface RevisionLabel {
+  /** After the file name, in brackets: `2024-05-01 15:45, alice`. */
+  when: string;
+  /** Before the path in tooltips and descriptions: `Acme Corporate, revision 1003: `. */
+  of: string;
+}
 
 function uriSegment(seg: string): string {
   if (seg === '.') return '\u2024';
@@ -29,15 +48,26 @@ function uriSegment(seg: string): string {
   return seg;
 }
 
-/** The `path` and `query` components of a revision URI. */
-export function revisionUriComponents(a: RevisionAddress): { path: string; query: string } {
-  const shown = displaySegments(a.path).map(uriSegment).join('/');
-  // A path with a lone surrogate (valid JSON, invalid UTF-16) cannot be percent-encoded: it
-  // travels as a JSON string instead.
-  const raw = LONE_SURROGATE.test(a.path) ? `j=${encodeURIComponent(JSON.stringify(a.path))}` : `p=${encodeURIComponent(a.path)}`;
+/** The path component of the revision document of a raw path. */
+export function revisionUriPath(rawPath: string): string {
+  return `/${displaySegments(rawPath).map(uriSegment).join('/')}`;
+}
+
+/**
+ * A label text made safe for the formatter: the workbench cuts the formatted label at `/` (and `\`
+ * on Windows) to find the title, so these are shown as look-alikes; control and bidirectional
+ * characters as U+FFFD.
+ */
+export function labelText(s: string): string {
+  return displayText(s).replace(/\//g, '\u2215').replace(/\\/g, '\u29f5');
+}
+
+/** The components of a revision URI (the current form). */
+export function revisionUriComponents(a: RevisionAddress, label: RevisionLabel = { when: '', of: '' }): { authority: string; path: string; query: string } {
   return {
-    path: `/${shown}`,
-    query: `s=${encodeURIComponent(a.siteId)}&r=${encodeURIComponent(a.revisionId)}&${raw}`,
+    authority: REVISION_AUTHORITY,
+    path: revisionUriPath(a.path),
+    query: JSON.stringify({ s: a.siteId, r: a.revisionId, p: a.path, of: labelText(label.of), when: labelText(label.when) }),
   };
 }
 
@@ -49,33 +79,56 @@ function decode(s: string): string | undefined {
   }
 }
 
-/**
- * Reads the components back. Returns undefined when they do not name a revision (no site or
- * revision id in the query, or no raw path in the query and none in the path).
- */
-export function parseRevisionUriComponents(path: string, query: string): RevisionAddress | undefined {
-  let siteId: string | undefined;
-  let revisionId: string | undefined;
-  let raw: string | undefined;
+/** The previous form's query: `s=…&r=…&p=…` (or `j=` a JSON string for a path with a lone surrogate), percent-encoded values. */
+function parseLegacyQuery(query: string): { siteId?: string; revisionId?: string; raw?: string } {
+  const out: { siteId?: string; revisionId?: string; raw?: string } = {};
   for (const part of query.split('&')) {
-    if (part.startsWith('s=')) siteId = decode(part.slice(2));
-    else if (part.startsWith('r=')) revisionId = decode(part.slice(2));
-    else if (part.startsWith('p=')) raw = decode(part.slice(2));
+    if (part.startsWith('s=')) out.siteId = decode(part.slice(2));
+    else if (part.startsWith('r=')) out.revisionId = decode(part.slice(2));
+    else if (part.startsWith('p=')) out.raw = decode(part.slice(2));
     else if (part.startsWith('j=')) {
       try {
         const v: unknown = JSON.parse(decode(part.slice(2)) ?? '');
-        if (typeof v === 'string') raw = v;
+        if (typeof v === 'string') out.raw = v;
       } catch {
         // not a revision address
       }
     }
   }
-  if (!siteId || !revisionId) return undefined;
-  if (raw === undefined) {
-    // No raw path (a hand-made URI): the display path is the best we have.
-    const shown = path.replace(/^\/+/, '');
-    if (!shown) return undefined;
-    raw = shown;
+  return out;
+}
+
+function parseJsonQuery(query: string): { siteId?: string; revisionId?: string; raw?: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(query);
+  } catch {
+    return {};
   }
-  return { siteId, revisionId, path: raw };
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
+  const o = v as Record<string, unknown>;
+  const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
+  return { siteId: str(o.s), revisionId: str(o.r), raw: str(o.p) };
+}
+
+/**
+ * Reads the components back (either form). Returns undefined when they do not name a revision (no
+ * site or revision id, or no raw path in the query and none in the path).
+ */
+export function parseRevisionUriComponents(path: string, query: string): RevisionAddress | undefined {
+  const { siteId, revisionId, raw } = query.startsWith('{') ? parseJsonQuery(query) : parseLegacyQuery(query);
+  if (!siteId || !revisionId) return undefined;
+  if (raw !== undefined) return { siteId, revisionId, path: raw };
+  // No raw path (a hand-made URI): the display path is the best we have.
+  const shown = path.replace(/^\/+/, '');
+  return shown ? { siteId, revisionId, path: shown } : undefined;
+}
+
+/**
+ * Whether a URI with these components is the revision document itself, rather than one of its
+ * folders (the workbench asks the file system about the breadcrumbs' folders with the document's
+ * query kept): its path is the display path of the raw path it names.
+ */
+export function isRevisionDocument(path: string, a: RevisionAddress): boolean {
+  return path === revisionUriPath(a.path);
 }

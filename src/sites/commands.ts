@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { isApiError, type HttpStatusError, type NetworkError } from '../api/errors';
 import type { SaveSiteResult, Site, SiteFields } from '../api/types';
 import type { Session } from '../auth/session';
-import { message, plain, showWarning } from '../ui/messages';
+import { inform, message, plain, showWarning, type MessageText } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
 import { background } from '../util/background';
 import { openSiteEditor, type SiteEditorHandle } from './siteEditor';
@@ -22,6 +22,31 @@ export interface SiteCommandDeps {
 
 /** Test hook: the last editor opened by a command. */
 export const editors: { last?: SiteEditorHandle } = {};
+
+/**
+ * The sites a command from the Sites view was invoked on when several are selected (VS Code
+ * passes the clicked node and the selection), or undefined for one site.
+ */
+export function selectedSites(arg: unknown, all: unknown): Site[] | undefined {
+  if (!Array.isArray(all)) return undefined;
+  const sites = all.filter((n): n is SiteNode => n instanceof SiteNode).map((n) => n.site);
+  if (arg instanceof SiteNode && !sites.some((x) => x.id === arg.site.id)) sites.unshift(arg.site);
+  return sites.length > 1 ? sites : undefined;
+}
+
+/** Who shares a site, for messages: its owner as the service names it, when it does. */
+function sharedBy(site: Site): MessageText {
+  const owner = site.user.trim();
+  return owner
+    ? message('“{0}” is shared with you by {1}: you can view it and its revisions, not change or delete it.', plain(site.name), plain(owner))
+    : message('“{0}” is shared with you: you can view it and its revisions, not change or delete it.', plain(site.name));
+}
+
+/** Tells the user a command acts on one site and several are selected; the command does nothing. */
+function oneAtATime(command: string): false {
+  inform(message('“{0}” works on one site at a time: select a single site.', plain(command)));
+  return false;
+}
 
 /** Resolves the site a command was invoked on: a tree node, a site id, or (palette) a pick. */
 async function siteArg(model: SitesModel, arg: unknown, placeHolder: string): Promise<Site | undefined> {
@@ -126,9 +151,11 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
   };
 
   const openEditor = (mode: 'create' | 'edit' | 'duplicate', site?: Site) => {
+    // A shared site's passwords are its owner's: a duplicate never copies them (the user types their own).
+    const source = site && mode === 'duplicate' && site.shared ? { ...site, ftp_pass: '', db_password: '' } : site;
     const handle = openSiteEditor(extensionUri, {
       mode,
-      ...(site ? { site } : {}),
+      ...(source ? { site: source } : {}),
       save: mode === 'edit' && site ? updater(site.id) : creator(),
     });
     editors.last = handle;
@@ -156,36 +183,57 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     }),
     vscode.commands.registerCommand('siteRevisions.clearFilter', () => model.setFilter('')),
     vscode.commands.registerCommand('siteRevisions.createSite', () => openEditor('create')),
-    vscode.commands.registerCommand('siteRevisions.editSite', async (arg?: unknown) => {
+    vscode.commands.registerCommand('siteRevisions.editSite', async (arg?: unknown, all?: unknown) => {
+      if (selectedSites(arg, all)) return oneAtATime(vscode.l10n.t('Edit Site'));
       const site = await siteArg(model, arg, vscode.l10n.t('Site to edit'));
+      if (site?.shared) {
+        inform(sharedBy(site));
+        return false;
+      }
       return site && openEditor('edit', site);
     }),
-    vscode.commands.registerCommand('siteRevisions.duplicateSite', async (arg?: unknown) => {
+    vscode.commands.registerCommand('siteRevisions.duplicateSite', async (arg?: unknown, all?: unknown) => {
+      if (selectedSites(arg, all)) return oneAtATime(vscode.l10n.t('Duplicate Site'));
       const site = await siteArg(model, arg, vscode.l10n.t('Site to duplicate'));
       return site && openEditor('duplicate', site);
     }),
-    vscode.commands.registerCommand('siteRevisions.deleteSite', async (arg?: unknown) => {
-      const site = await siteArg(model, arg, vscode.l10n.t('Site to delete'));
-      if (!site) return false;
+    vscode.commands.registerCommand('siteRevisions.deleteSite', async (arg?: unknown, all?: unknown) => {
+      const chosen = selectedSites(arg, all) ?? [await siteArg(model, arg, vscode.l10n.t('Site to delete'))].filter((x): x is Site => !!x);
+      if (!chosen.length) return false;
+      const shared = chosen.filter((x) => x.shared);
+      const own = chosen.filter((x) => !x.shared);
+      if (!own.length) {
+        inform(shared.length === 1 ? sharedBy(shared[0]!) : message('The selected sites are shared with you: they cannot be deleted.'));
+        return false;
+      }
       const del = vscode.l10n.t('Delete');
+      const untouched = message('The site and its revision history are deleted on the service. Files on your computer are not touched.');
+      const several = message('These sites and their revision history are deleted on the service. Files on your computer are not touched.');
+      const notShared = shared.length ? `\n\n${message('Not deleted, because shared with you: {0}.', plain(shared.map((x) => `“${x.name}”`).join(', ')))}` : '';
+      const list = own.map((x) => `• ${plain(x.name)}`).join('\n');
       const choice = await showWarning(
-        message('Delete the site “{0}”?', plain(site.name)),
-        { modal: true, detail: message('The site and its revision history are deleted on the service. Files on your computer are not touched.') },
+        own.length === 1 ? message('Delete the site “{0}”?', plain(own[0]!.name)) : message('Delete {0} sites?', own.length),
+        { modal: true, detail: (own.length === 1 ? `${untouched}${notShared}` : `${list}\n\n${several}${notShared}`) as MessageText },
         del,
       );
       if (choice !== del) return false;
-      try {
-        await vscode.window.withProgress({ location: { viewId: 'siteRevisions.sites' } }, () => session.call((c) => c.deleteSite(site.id)));
-      } catch (e) {
-        notifier.error(message('Could not delete “{0}”', plain(site.name)), e);
-        return false;
+      let deleted = 0;
+      for (const site of own) {
+        try {
+          await vscode.window.withProgress({ location: { viewId: 'siteRevisions.sites' } }, () => session.call((c) => c.deleteSite(site.id)));
+        } catch (e) {
+          notifier.error(message('Could not delete “{0}”', plain(site.name)), e);
+          continue;
+        }
+        deleted++;
+        // Its folder mapping and compare selection go: a later site may be given the same id.
+        await Promise.resolve(deps.onDeleted?.(site.id)).catch(() => undefined);
       }
-      // Its folder mapping and compare selection go: a later site may be given the same id.
-      await Promise.resolve(deps.onDeleted?.(site.id)).catch(() => undefined);
       model.refresh();
-      return true;
+      return deleted === own.length;
     }),
-    vscode.commands.registerCommand('siteRevisions.openWebUrl', async (arg?: unknown) => {
+    vscode.commands.registerCommand('siteRevisions.openWebUrl', async (arg?: unknown, all?: unknown) => {
+      if (selectedSites(arg, all)) return oneAtATime(vscode.l10n.t('Open Web URL'));
       const site = await siteArg(model, arg, vscode.l10n.t('Site whose web URL to open'));
       if (!site) return false;
       if (!isWebUrl(site.web_url)) {
@@ -200,12 +248,16 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       }
       return vscode.env.openExternal(vscode.Uri.parse(site.web_url, true));
     }),
-    vscode.commands.registerCommand('siteRevisions.copySiteDetails', async (arg?: unknown) => {
-      const site = await siteArg(model, arg, vscode.l10n.t('Site whose details to copy'));
-      if (!site) return undefined;
-      const text = siteDetailsText(site);
+    vscode.commands.registerCommand('siteRevisions.copySiteDetails', async (arg?: unknown, all?: unknown) => {
+      const several = selectedSites(arg, all);
+      const sites = several ?? [await siteArg(model, arg, vscode.l10n.t('Site whose details to copy'))].filter((x): x is Site => !!x);
+      if (!sites.length) return undefined;
+      const text = sites.map(siteDetailsText).join('\n\n');
       await vscode.env.clipboard.writeText(text);
-      vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the details of “{0}” (without passwords).', site.name), 3000);
+      vscode.window.setStatusBarMessage(
+        several ? vscode.l10n.t('Copied the details of {0} sites (without passwords).', sites.length) : vscode.l10n.t('Copied the details of “{0}” (without passwords).', sites[0]!.name),
+        3000,
+      );
       return text;
     }),
   ];

@@ -24,6 +24,7 @@ import {
   localizeSpec,
   localizeTypeInfo,
   storedPasswords,
+  updateFields,
   validate,
   withCopiedSecrets,
   type FieldSpec,
@@ -328,6 +329,8 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
     }
     const serverType = values.server_type;
     let fields = formToFields(values, { mode, passwordEdited, serverType, t: translate, ...(site ? { originalName: site.name } : {}) });
+    // An edit sends every field, the ones the user did not change as they are stored.
+    if (mode === 'edit' && site) fields = updateFields(site, values, initial, passwordEdited, translate);
     if (mode === 'duplicate' && site) fields = withCopiedSecrets(fields, site, passwordEdited, serverType);
     saving = true;
     post({ type: 'saving' });

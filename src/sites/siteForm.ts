@@ -666,3 +666,24 @@ export function withCopiedSecrets(fields: SiteFields, original: Site, passwordEd
   }
   return out;
 }
+
+/**
+ * Edit mode: every Save Site field, so that a service which replaces the whole record with what
+ * it receives loses nothing (the spec does not say that omitted fields are kept). A field the
+ * user changed — shown for the chosen type, its value different from the one the form opened
+ * with, or a password the user edited — is sent as the form gives it (`formToFields`: trimmed,
+ * numbers, '' for a cleared value); every other field is sent exactly as Get Sites returned it,
+ * passwords included (they never reach the webview: they are taken from `site` here).
+ */
+export function updateFields(site: Site, values: FormValues, opened: FormValues, passwordEdited: PasswordEdited, t: Translate = english): SiteFields {
+  const type = values.server_type;
+  const fromForm = formToFields(values, { mode: 'edit', passwordEdited, serverType: type, originalName: site.name, t }) as Record<string, unknown>;
+  const shown = new Set<string>(visibleFields(type));
+  const out: Record<string, unknown> = { name: fromForm.name };
+  for (const f of SAVE_SITE_FIELDS) {
+    if (f === 'name') continue;
+    const changed = shown.has(f) && (SECRET_SET.includes(f) ? passwordEdited[f as SiteSecretField] : values[f] !== opened[f]);
+    out[f] = changed ? (fromForm[f] ?? '') : (site[f] ?? '');
+  }
+  return out as SiteFields;
+}

@@ -1,15 +1,20 @@
 // The list of sites of the signed-in account: loaded once, merged while in flight, refetched on
 // refresh, sorted and filtered. The view's state (for its welcome views) is derived here.
 import * as vscode from 'vscode';
-import type { Site } from '../api/types';
-import { isApiError } from '../api/errors';
+import type { ListIssues, Site } from '../api/types';
 import type { Session } from '../auth/session';
 import { InFlight } from '../util/inflight';
 import { describeError } from '../ui/notify';
 import { setContext } from '../ui/context';
+import { failureOf, type ViewProblem, type ViewState } from './viewState';
 
-/** `expired`: the service refused the stored credentials; nothing is requested until the user signs in. */
-export type ViewState = 'signedOut' | 'loading' | 'ready' | 'empty' | 'error' | 'unreachable' | 'expired';
+export type { ViewState } from './viewState';
+
+/** Where the model reports what it could not show. */
+export interface ModelLog {
+  warn(message: string): void;
+  error(message: string): void;
+}
 
 export function compareSites(a: Site, b: Site): number {
   return a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }) || a.id.localeCompare(b.id, undefined, { numeric: true });
@@ -36,17 +41,30 @@ export class SitesModel implements vscode.Disposable {
   private inflight = new InFlight();
   private generation = 0;
   private _state: ViewState = 'signedOut';
+  private _problem: ViewProblem | undefined;
   private _error: string | undefined;
+  private _issues: ListIssues | undefined;
   private _filter = '';
 
-  constructor(private readonly session: Session) {}
+  constructor(
+    private readonly session: Session,
+    private readonly log: ModelLog,
+  ) {}
 
   get state(): ViewState {
     return this._state;
   }
-  /** The specific message of the last failure, shown in the view. */
+  /** The specific message of the last failure (the log has it; the view shows the state's explanation). */
   get errorMessage(): string | undefined {
     return this._error;
+  }
+  /** The hint of the failure state, when its cause is known. */
+  get problem(): ViewProblem | undefined {
+    return this._problem;
+  }
+  /** What the last list of sites held that could not be shown (see ListReply). */
+  get issues(): ListIssues | undefined {
+    return this._issues;
   }
   get filter(): string {
     return this._filter;
@@ -70,6 +88,11 @@ export class SitesModel implements vscode.Disposable {
       this.setState('signedOut');
       return [];
     }
+    // Nothing is sent with credentials the service refused: the view asks to sign in again.
+    if (this.session.state === 'expired') {
+      this.setState('expired');
+      return [];
+    }
     if (this.sites) return this.sites;
     const gen = this.generation;
     return this.inflight.run(`sites:${gen}`, async () => {
@@ -79,14 +102,21 @@ export class SitesModel implements vscode.Disposable {
         if (gen === this.generation) {
           this.sites = sites;
           this._error = undefined;
-          this.setState(sites.length ? 'ready' : 'empty');
+          this._issues = sites.issues;
+          if (sites.issues?.skipped) {
+            const n = sites.issues.skipped;
+            this.log.warn(`Sites: ${n} could not be shown (${sites.issues.problems.join('; ')}${n > sites.issues.problems.length ? '; …' : ''})`);
+          }
+          this.setState(sites.length || sites.issues?.skipped ? 'ready' : 'empty');
         }
         return sites;
       } catch (e) {
         if (gen === this.generation) {
           this._error = describeError(e).message;
-          const unreachable = isApiError(e) && (e.kind === 'network' || e.kind === 'timeout' || (e.kind === 'http' && e.retryable));
-          this.setState(this.session.state === 'expired' ? 'expired' : unreachable ? 'unreachable' : 'error');
+          // The view shows the state's explanation; the exact message is here, behind its Show Log button.
+          this.log.error(`Could not load the sites: ${this._error}`);
+          const f = failureOf(e);
+          this.setState(f.state, f.problem);
         }
         throw e;
       }
@@ -105,22 +135,23 @@ export class SitesModel implements vscode.Disposable {
     this._onDidChange.fire();
   }
 
-  /** The service refused the credentials (the session expired): the view says so; a loaded list stays. */
-  markExpired(): void {
-    this.setState('expired');
-  }
-
-  /** Forgets all data (sign-out). */
+  /** Forgets all data (sign-out, another account, an expired session). */
   clear(): void {
     this.generation++;
     this.sites = undefined;
     this._error = undefined;
-    this.setState(this.session.state === 'signedOut' ? 'signedOut' : 'loading');
+    this._issues = undefined;
+    const s = this.session.state;
+    this.setState(s === 'signedOut' ? 'signedOut' : s === 'expired' ? 'expired' : 'loading');
     this._onDidRefresh.fire();
     this._onDidChange.fire();
   }
 
-  private setState(s: ViewState): void {
+  private setState(s: ViewState, problem?: ViewProblem): void {
+    if (this._problem !== problem) {
+      this._problem = problem;
+      setContext('siteRevisions.viewProblem', problem ?? '');
+    }
     if (this._state === s) return;
     this._state = s;
     setContext('siteRevisions.view', s);

@@ -2,6 +2,7 @@
 // by the revisions feature through `setSiteChildren`.
 import * as vscode from 'vscode';
 import type { Site, ServerType } from '../api/types';
+import { skippedNode } from '../tree/message';
 import { TreeNode } from '../tree/node';
 import { appendData, dataTooltip } from '../ui/markdown';
 import { background } from '../util/background';
@@ -27,10 +28,12 @@ export function siteIcon(site: Site): vscode.ThemeIcon {
   return site.shared ? new vscode.ThemeIcon(id, new vscode.ThemeColor('charts.blue')) : new vscode.ThemeIcon(id);
 }
 
-/** `server_type · domain`, plus "shared" for sites other users share. */
+/** `server_type · domain`, plus "shared by <owner>" (or "shared") for sites other users share with you. */
 export function siteDescription(site: Site): string {
   const parts = [site.server_type || 'None', site.domain].filter(Boolean).join(' · ');
-  return site.shared ? vscode.l10n.t('{0} · shared', parts) : parts;
+  if (!site.shared) return parts;
+  const owner = site.user.trim();
+  return owner ? vscode.l10n.t('{0} · shared by {1}', parts, owner) : vscode.l10n.t('{0} · shared', parts);
 }
 
 /**
@@ -63,7 +66,13 @@ export function siteTooltip(site: Site): vscode.MarkdownString {
   const md = dataTooltip();
   md.appendMarkdown('**');
   appendData(md, site.name || vscode.l10n.t('(unnamed)')).appendMarkdown('**');
-  if (site.shared) md.appendMarkdown(` — ${vscode.l10n.t('shared with you')}`);
+  if (site.shared) {
+    md.appendMarkdown(' — ');
+    const owner = site.user.trim();
+    if (owner) appendData(md, vscode.l10n.t('shared with you by {0}', owner));
+    else md.appendText(vscode.l10n.t('shared with you'));
+    md.appendMarkdown('  \n').appendText(vscode.l10n.t('You can view it and its revisions; only its owner can change or delete it.'));
+  }
   md.appendMarkdown('\n\n');
   const rows = siteDetailRows(site);
   for (const [k, v] of rows) {
@@ -152,10 +161,13 @@ export class SitesTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     try {
       this.roots = this.nodesFor(await load);
     } catch {
-      // The model recorded the error; the view shows it with a next step (message + welcome view).
+      // The model recorded the failure: with no rows, the view draws the welcome content of its
+      // state (explanation and buttons, package.json viewsWelcome).
       this.roots = [];
+      return [];
     }
-    return this.roots;
+    const skipped = this.model.issues?.skipped;
+    return skipped ? [...this.roots, skippedNode(undefined, 'sites', skipped, JSON.stringify(['skipped-sites']))] : this.roots;
   }
 
   /** One node per site; sites repeating an id already listed become duplicates (see SiteNode). */

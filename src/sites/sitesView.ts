@@ -1,5 +1,7 @@
-// The Sites TreeView: shows the model's failures in the view itself (message + welcome view
-// with the next step) rather than as a flood of notifications, and the active filter.
+// The Sites TreeView. Its failure states are drawn by the workbench as welcome content (an
+// explanation and buttons per state, package.json viewsWelcome), which it shows only while the
+// tree has no rows and no `message`: so the view sets a message only for an active filter over a
+// loaded list, never in a failure state.
 import * as vscode from 'vscode';
 import type { TreeNode } from '../tree/node';
 import type { SitesModel } from './sitesModel';
@@ -8,10 +10,8 @@ import { SITES_VIEW, type SitesTreeProvider } from './sitesTree';
 export function createSitesView(model: SitesModel, provider: SitesTreeProvider): { view: vscode.TreeView<TreeNode>; disposables: vscode.Disposable[] } {
   const view = vscode.window.createTreeView(SITES_VIEW, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   const update = () => {
-    const s = model.state;
-    if (s === 'error' || s === 'unreachable') view.message = model.errorMessage;
-    else if (model.filter) view.message = vscode.l10n.t('Showing sites matching “{0}”.', model.filter);
-    else view.message = undefined;
+    const listed = model.state === 'ready' || model.state === 'empty';
+    view.message = listed && model.filter ? vscode.l10n.t('Showing sites matching “{0}”.', model.filter) : undefined;
     view.description = model.filter ? vscode.l10n.t('filter: {0}', model.filter) : undefined;
   };
   update();

@@ -5,6 +5,7 @@ import { isApiError, type ApiError } from '../api/errors';
 import type { Log } from '../log';
 import { background } from '../util/background';
 import { message, plain, showError, type MessageText } from './messages';
+import { asSentence } from '../util/l10n';
 
 export type NextStep = 'retry' | 'signIn' | 'settings' | 'log';
 
@@ -24,7 +25,7 @@ export function describeError(e: unknown): Described {
       return { kind: err.kind, message: err.message, next: ['signIn'] };
     case 'network':
     case 'timeout':
-      return { kind: err.kind, message: vscode.l10n.t('{0} Check your connection, proxy and the service URL.', err.message), next: ['retry', 'settings'] };
+      return { kind: err.kind, message: vscode.l10n.t('{0} Check your connection, proxy and the service URL.', asSentence(err.message)), next: ['retry', 'settings'] };
     case 'http':
     case 'invalid-reply':
       return { kind: err.kind, message: err.message, next: ['retry', 'log'] };

@@ -14,3 +14,12 @@ export function formatMessage(message: string, args: readonly (string | number)[
 
 /** The messages as written (English), with their placeholders filled. */
 export const english: Translate = (message, ...args) => formatMessage(message, args);
+
+/**
+ * Ends a message with a full stop unless it already ends a sentence, so that a sentence put after
+ * it does not run on ("…(ECONNREFUSED) Check your connection" becomes "…(ECONNREFUSED). Check…").
+ */
+export function asSentence(text: string): string {
+  const t = text.trimEnd();
+  return t === '' || /[.!?…:;]$/.test(t) ? t : `${t}.`;
+}

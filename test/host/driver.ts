@@ -25,6 +25,7 @@ export type DriverRequest =
   | ({ op: 'texts' } & Target)
   | ({ op: 'count' } & Target)
   | ({ op: 'attribute'; name: string } & Target)
+  | ({ op: 'value' } & Target)
   | ({ op: 'waitFor'; state?: 'visible' | 'hidden' | 'attached' | 'detached'; timeoutMs?: number } & Target)
   | ({ op: 'click'; button?: 'left' | 'right' | 'middle'; clickCount?: number; modifiers?: ('Alt' | 'Control' | 'Meta' | 'Shift')[]; timeoutMs?: number } & Target)
   | ({ op: 'hover'; timeoutMs?: number } & Target)
@@ -65,6 +66,8 @@ async function perform(page: Page, r: DriverRequest): Promise<unknown> {
       return locate(page, { ...r, nth: undefined }).count();
     case 'attribute':
       return locate(page, { ...r, nth: r.nth ?? 0 }).getAttribute(r.name, { timeout: 5000 });
+    case 'value':
+      return locate(page, { ...r, nth: r.nth ?? 0 }).inputValue({ timeout: 5000 });
     case 'waitFor':
       await locate(page, { ...r, nth: r.nth ?? 0 }).waitFor({ state: r.state ?? 'visible', timeout: r.timeoutMs ?? 15000 });
       return true;

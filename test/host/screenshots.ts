@@ -31,6 +31,12 @@ export type Step =
   | { action: { row: string | RegExp; label: string } }
   /** Wait until a webview (any frame) shows this text. */
   | { webviewText: string }
+  /** Configure the local service (POST /__control/config), e.g. faults for the next requests. */
+  | { service: Record<string, unknown> }
+  /** Click a button of the Sites view's title bar, by the start of its aria-label (e.g. "Refresh"). */
+  | { titleAction: string }
+  /** Wait until the Sites view's welcome content shows this text. */
+  | { welcome: string }
   /** Wait this many milliseconds (let an animation or a request finish). */
   | { pause: number };
 
@@ -47,15 +53,27 @@ export const THEMES = {
   dark: 'Default Dark Modern',
 } as const;
 
+/** Every shot starts from an empty editor area: a reload restores the editors of the shot before. */
+const CLEAN: Step = { command: 'View: Close All Editors' };
+
 export const SHOTS: Shot[] = [
-  { name: 'sites', steps: [{ open: 'Site Revisions' }, { row: 'Acme Corporate' }, { pause: 1000 }] },
+  { name: 'sites', steps: [CLEAN, { open: 'Site Revisions' }, { row: 'Acme Corporate' }, { pause: 1000 }] },
   {
     name: 'revisions',
-    steps: [{ open: 'Site Revisions' }, { expand: 'Acme Corporate' }, { expand: /^index\.php/ }, { row: /ago/ }, { pause: 800 }],
+    steps: [
+      CLEAN,
+      { open: 'Site Revisions' },
+      { expand: 'Acme Corporate' },
+      { expand: /^index\.php/ },
+      { action: { row: /ago/, label: 'Open Revision' } },
+      { waitFor: '.part.editor .tabs-container .tab[aria-label^="index.php ("]' },
+      { pause: 1000 },
+    ],
   },
   {
     name: 'diff',
     steps: [
+      CLEAN,
       { open: 'Site Revisions' },
       { expand: 'Acme Corporate' },
       { expand: /^index\.php/ },
@@ -64,11 +82,30 @@ export const SHOTS: Shot[] = [
       { pause: 1500 },
     ],
   },
-  { name: 'site-editor', steps: [{ open: 'Site Revisions' }, { row: 'Acme Corporate' }, { command: 'Site Revisions: New Site…' }, { waitFor: 'iframe.webview' }, { webviewText: 'Site name' }, { pause: 800 }] },
-]
+  { name: 'site-editor', steps: [CLEAN, { open: 'Site Revisions' }, { row: 'Acme Corporate' }, { command: 'Site Revisions: New Site…' }, { waitFor: 'iframe.webview' }, { webviewText: 'Site name' }, { pause: 800 }] },
+  {
+    // A failure state as drawn: its explanation, the hint for its cause, and its buttons.
+    name: 'view-unreachable',
+    steps: [
+      CLEAN,
+      { open: 'Site Revisions' },
+      { row: 'Acme Corporate' },
+      { service: { failNext: ['http503', 'http503', 'http503', 'http503'] } },
+      { titleAction: 'Refresh' },
+      { welcome: 'busy or down for maintenance' },
+      { pause: 800 },
+    ],
+  },
+];
 
-async function runStep(wb: Workbench, step: Step): Promise<void> {
+async function runStep(wb: Workbench, step: Step, serviceUrl: string): Promise<void> {
   if ('open' in step) await wb.openActivity(step.open);
+  else if ('service' in step) {
+    const res = await fetch(`${serviceUrl}/__control/config`, { method: 'POST', body: JSON.stringify(step.service), headers: { 'content-type': 'application/json' } });
+    if (!res.ok) throw new Error(`service config: HTTP ${res.status}`);
+    await res.arrayBuffer();
+  } else if ('titleAction' in step) await wb.page.locator(`.part.sidebar .title-actions .action-label[aria-label^="${step.titleAction}"]`).first().click();
+  else if ('welcome' in step) await wb.page.locator('.part.sidebar .welcome-view-content', { hasText: step.welcome }).first().waitFor({ state: 'visible', timeout: 30000 });
   else if ('row' in step) await wb.waitForRow(step.row);
   else if ('click' in step) await wb.clickRow(step.click);
   else if ('expand' in step) await wb.expandRow(step.expand);
@@ -120,7 +157,7 @@ async function main(): Promise<number> {
   const runDir = makeRunDir('shots', { keepLast: 3 });
   let failures = 0;
   try {
-    const { server } = await startDemo({ runDir, cleanup, serviceDataFile: path.join(runDir, 'service.json') });
+    const { server, service } = await startDemo({ runDir, cleanup, serviceDataFile: path.join(runDir, 'service.json') });
     const workspace = path.join(runDir, 'workspace');
     writeWorkspace(workspace);
     const wb = await openWorkbench({ server, folder: workspace, runDir, cleanup });
@@ -134,7 +171,7 @@ async function main(): Promise<number> {
           await wb.reload();
           for (const step of shot.steps) {
             try {
-              await runStep(wb, step);
+              await runStep(wb, step, service.url);
             } catch (err) {
               throw new Error(`step ${describe(step)}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, { cause: err });
             }

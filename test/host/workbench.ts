@@ -68,7 +68,10 @@ export interface Workbench {
   /** Waits for a CSS selector to be visible. */
   waitFor(selector: string, timeoutMs?: number): Promise<void>;
   screenshot(file: string): Promise<void>;
+  /** Reloads the page (the browser's reload: the workbench may not have saved its state). */
   reload(): Promise<void>;
+  /** Developer: Reload Window, as a person does it: the workbench saves its state (open editors…) first. */
+  reloadWindow(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -218,6 +221,13 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
     async reload() {
       await page.reload({ waitUntil: 'domcontentloaded' });
       await wb.waitReady();
+    },
+    async reloadWindow(timeoutMs = 60000) {
+      const navigated = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: timeoutMs });
+      await wb.runCommand('Developer: Reload Window', timeoutMs).catch(() => undefined);
+      await navigated;
+      await page.waitForLoadState('domcontentloaded', { timeout: timeoutMs });
+      await wb.waitReady(timeoutMs);
     },
     close,
   };

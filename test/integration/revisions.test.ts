@@ -11,12 +11,17 @@ import type { Outcome } from '../../src/revisions/commands';
 import type { FileNode, FolderNode, LoadMoreNode, MappingNode, MessageNode, RevisionNode } from '../../src/revisions/nodes';
 import type { SiteNode } from '../../src/sites/sitesTree';
 import type { TreeNode } from '../../src/tree/node';
+import { formatShortLocal } from '../../src/revisions/time';
+import { DEMO } from '../server/demo';
 import { control, signInDemo, stubWindow } from './support';
 import { ext, nextEvent, testService, waitFor, workspaceFolder } from './util';
 
 const ACME = 'Acme Corporate';
 
-describe('Revisions', function () {
+// The whole journey runs twice: against the local service as the real one answers (every reply
+// with `success`), and answering the reads exactly as the spec shows them (no `success`).
+for (const specShaped of [false, true])
+describe(specShaped ? 'Revisions (reads shaped as the spec shows them, no success)' : 'Revisions', function () {
   this.timeout(90000);
   let api: ExtensionApi;
   let url: string;
@@ -63,7 +68,7 @@ describe('Revisions', function () {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     return input instanceof vscode.TabInputTextDiff ? input : undefined;
   };
-  const revUri = (n: RevisionNode) => api.revisions.revisionUri({ siteId: n.ref.site.id, revisionId: n.ref.item.id, path: n.ref.path });
+  const revUri = (n: RevisionNode) => api.revisions.revisionDocumentUri(n.ref);
   const contentOf = async (n: RevisionNode) => new TextDecoder().decode(await api.revisions.store.content(n.ref.site.id, n.ref.item.id));
   /** Makes an item of a QuickPick the active one, waiting until the workbench has it. */
   const activate = async (qp: vscode.QuickPick<vscode.QuickPickItem>, item: vscode.QuickPickItem) => {
@@ -78,6 +83,7 @@ describe('Revisions', function () {
     api = await ext<ExtensionApi>();
     await api.ready;
     await control(url, 'reseed');
+    await control(url, 'config', { specShaped });
     await signInDemo(url);
     api.model.refresh();
     ws = workspaceFolder().uri;
@@ -93,8 +99,16 @@ describe('Revisions', function () {
   });
 
   after(async () => {
+    await control(url, 'config', { specShaped: false });
     await closeAll();
     fs.rmSync(acmeDir.fsPath, { recursive: true, force: true });
+  });
+
+  it(specShaped ? 'the service answers the reads without success' : 'the service answers every read with success', async () => {
+    const res = await fetch(`${url}/api/sites`, { method: 'POST', body: new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password }) });
+    const body = (await res.json()) as Record<string, unknown>;
+    assert.equal('success' in body, !specShaped, JSON.stringify(Object.keys(body)));
+    assert.ok(Array.isArray(body.sites));
   });
 
   it('shows the files of a site as folders (folders first, natural order); identical concurrent expansions make one request', async () => {
@@ -207,7 +221,7 @@ describe('Revisions', function () {
     assert.equal(diff.original.toString(), revUri(rev).toString());
     assert.equal(diff.modified.toString(), working.toString());
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab!;
-    assert.equal(tab.label, `index.php (${rev.getTreeItem().label}, ${rev.ref.item.author}) ↔ working file`);
+    assert.equal(tab.label, `index.php (${formatShortLocal(rev.ref.time!)}, ${rev.ref.item.author}) ↔ working file`);
     // Without a working file the click opens the revision.
     revs = await revisions(await fileNode('css/site.css'));
     assert.equal(revs[0]!.getTreeItem().command?.command, 'siteRevisions.openRevision');
@@ -221,7 +235,7 @@ describe('Revisions', function () {
     const diff = await waitFor(activeDiff);
     assert.equal(diff.original.toString(), revUri(revs[1]!).toString());
     assert.equal(diff.modified.toString(), revUri(revs[0]!).toString());
-    const l = (n: RevisionNode) => `${n.getTreeItem().label}, ${n.ref.item.author}`;
+    const l = (n: RevisionNode) => `${formatShortLocal(n.ref.time!)}, ${n.ref.item.author}`;
     assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab!.label, `index.php (${l(revs[1]!)}) ↔ (${l(revs[0]!)})`);
     const oldest = (await vscode.commands.executeCommand('siteRevisions.compareWithPrevious', revs[revs.length - 1])) as Outcome;
     assert.deepEqual(oldest.done ? 'done' : oldest.reason, 'none', 'the oldest has no previous revision');

@@ -49,6 +49,10 @@ export class Screen {
   attribute(t: Target & { name: string }): Promise<string | null> {
     return this.send({ op: 'attribute', ...t });
   }
+  /** The current value of an input, select or textarea (what it shows, not its attribute). */
+  value(t: Target): Promise<string> {
+    return this.send({ op: 'value', ...t });
+  }
   waitFor(t: Op<'waitFor'>): Promise<void> {
     return this.send({ op: 'waitFor', ...t });
   }
@@ -110,7 +114,8 @@ export class Screen {
   async openSitesView(): Promise<void> {
     await vscode.commands.executeCommand('siteRevisions.sites.focus');
     // A container with one view hides that view's header: the pane body is what is drawn.
-    await this.waitFor({ selector: `${this.pane('Sites')} > .pane-body`, timeoutMs: 30000 });
+    const body = { selector: `${this.pane('Sites')} > .pane-body` };
+    await this.waitFor({ ...body, timeoutMs: 30000 });
   }
 
   /** The pane of a view in the side bar, by its header title. */
@@ -118,12 +123,22 @@ export class Screen {
     return `.part.sidebar .pane:has(> .pane-header[aria-label^="${title.replace(/"/g, '\\"')}"])`;
   }
 
-  /** The texts of the welcome content (paragraphs and buttons) drawn in a view pane. */
-  async welcome(title = 'Sites'): Promise<{ text: string; buttons: string[] }> {
+  /**
+   * The welcome content drawn in a view pane: all its text, its paragraphs (the text outside the
+   * buttons, one per line of the content) and the labels of its buttons.
+   */
+  async welcome(title = 'Sites'): Promise<{ text: string; paragraphs: string[]; buttons: string[] }> {
     const pane = this.pane(title);
     const text = (await this.texts({ selector: `${pane} .welcome-view-content` })).join('\n');
+    const paragraphs = await this.texts({ selector: `${pane} .welcome-view-content p` });
     const buttons = await this.texts({ selector: `${pane} .welcome-view-content .monaco-button` });
-    return { text, buttons: buttons.map((b) => b.trim()).filter(Boolean) };
+    const clean = (list: string[]) => list.map((x) => x.trim()).filter(Boolean);
+    return { text, paragraphs: clean(paragraphs), buttons: clean(buttons) };
+  }
+
+  /** Clicks a button of the welcome content drawn in a view pane, by its label. */
+  clickWelcomeButton(label: string, title = 'Sites'): Promise<void> {
+    return this.click({ selector: `${this.pane(title)} .welcome-view-content .monaco-button`, hasText: `/^\\s*${label.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*$/` });
   }
 
   /** The rows of the tree in a view pane, as drawn (label and description). */

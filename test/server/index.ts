@@ -17,15 +17,16 @@ import { Store } from './store';
 export type { Operation } from './operations';
 export { DEMO } from './demo';
 
-export type FaultKind = 'http500' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'drop' | 'truncate' | 'html' | 'empty' | 'echo';
+export type FaultKind = 'http500' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'redirect' | 'drop' | 'truncate' | 'html' | 'empty' | 'echo';
 /** The kinds a random fault rate draws from by default. */
 export const FAULT_KINDS: readonly FaultKind[] = ['http500', 'http502', 'http503', 'http504', 'http429', 'drop', 'truncate', 'html', 'empty'];
 /**
  * Every kind, including those only on request (never drawn at random by default): `http401` (an
- * expired session) and `echo` (a careless service whose error text quotes the request's site
- * fields back, passwords included; nothing is changed).
+ * expired session), `redirect` (302 to a sign-in page, as a service URL that points at a website
+ * gets) and `echo` (a careless service whose error text quotes the request's site fields back,
+ * passwords included; nothing is changed).
  */
-export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401', 'echo'];
+export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401', 'redirect', 'echo'];
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -47,6 +48,23 @@ export interface ServiceConfig {
    * can be replayed. Without one, the service picks a seed at start; `config` reports it.
    */
   seed?: number;
+  /**
+   * Answer the four reads exactly as the spec shows them: `{sites}`, `{files}`, `{revisions}`,
+   * `{id, content}`, with no `success` field; a read that fails answers `{error}`. Writes keep
+   * `success`, as the spec shows. Default false: every reply carries `success`, like the real service.
+   */
+  specShaped?: boolean;
+  /**
+   * Save Site on an existing site replaces the record with exactly the fields it received: a
+   * field left out of the request is emptied (a service that does not keep omitted fields).
+   * Default false: fields left out keep their stored value.
+   */
+  saveReplaces?: boolean;
+  /**
+   * Added verbatim at the end of every Get Sites list: entries with values the spec does not
+   * allow (an object for a name, a list for an id…), to show how a client copes. Default none.
+   */
+  appendSites?: unknown[];
 }
 
 export interface ServiceOptions extends ServiceConfig {
@@ -125,6 +143,9 @@ interface State {
   faultRate: number;
   faultKinds: FaultKind[];
   failNext: FaultSpec[];
+  specShaped: boolean;
+  saveReplaces: boolean;
+  appendSites: unknown[];
   seed: number;
   /** The random faults' generator, from `seed`. */
   random: () => number;
@@ -176,11 +197,29 @@ function applyConfig(state: State, c: ServiceConfig): void {
     next.seed = c.seed;
     next.random = seededRandom(c.seed);
   }
+  if (c.appendSites !== undefined) {
+    if (!Array.isArray(c.appendSites)) throw new Error('appendSites must be an array');
+    next.appendSites = structuredClone(c.appendSites);
+  }
+  for (const k of ['specShaped', 'saveReplaces'] as const) {
+    if (c[k] === undefined) continue;
+    if (typeof c[k] !== 'boolean') throw new Error(`${k} must be true or false`);
+    next[k] = c[k];
+  }
   Object.assign(state, next);
 }
 
 function publicConfig(state: State): Required<ServiceConfig> {
-  return { latencyMs: state.latencyMs, faultRate: state.faultRate, faultKinds: [...state.faultKinds], failNext: state.failNext.map((f) => ({ ...f })), seed: state.seed };
+  return {
+    latencyMs: state.latencyMs,
+    faultRate: state.faultRate,
+    faultKinds: [...state.faultKinds],
+    failNext: state.failNext.map((f) => ({ ...f })),
+    seed: state.seed,
+    specShaped: state.specShaped,
+    saveReplaces: state.saveReplaces,
+    appendSites: structuredClone(state.appendSites),
+  };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -200,6 +239,15 @@ const HTTP_FAULTS: Record<string, { status: number; type: string; body: string }
   http401: { status: 401, type: JSON_TYPE, body: JSON.stringify({ success: false, error: 'Login required' }) },
 };
 
+const READS: ReadonlySet<Operation> = new Set(['getSites', 'getRevisionFiles', 'getRevisions', 'getRevision']);
+
+/** With `specShaped`, a read's reply as the spec shows it: without `success` (see ServiceConfig). */
+function specShape(op: Operation, body: Reply): Record<string, unknown> {
+  if (!READS.has(op)) return body;
+  const { success: _success, ...rest } = body;
+  return rest;
+}
+
 export async function startService(opts: ServiceOptions = {}): Promise<RunningService> {
   let tempDir: string | undefined;
   let dataFile = opts.dataFile;
@@ -212,7 +260,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const quiet = !!opts.quiet;
 
   const startSeed = Math.floor(Math.random() * 2 ** 31);
-  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], seed: startSeed, random: seededRandom(startSeed) };
+  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], seed: startSeed, random: seededRandom(startSeed), specShaped: false, saveReplaces: false, appendSites: [] };
   /** Says which seed the random faults come from whenever they are switched on or reseeded. */
   const configure = (c: ServiceConfig): void => {
     const before = { rate: state.faultRate, seed: state.seed };
@@ -251,6 +299,11 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       return { kind: state.faultKinds[Math.floor(state.random() * state.faultKinds.length)] };
     }
     return undefined;
+  };
+
+  const shaped = (op: Operation, body: Reply): Record<string, unknown> => {
+    const b = op === 'getSites' && state.appendSites.length && Array.isArray(body.sites) ? { ...body, sites: [...(body.sites as unknown[]), ...structuredClone(state.appendSites)] } : body;
+    return state.specShaped ? specShape(op, b) : b;
   };
 
   function sendJson(res: http.ServerResponse, status: number, body: unknown, extra: http.OutgoingHttpHeaders = {}): void {
@@ -350,7 +403,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     if (closing) return;
 
     // What the request would get without a fault (computed lazily; never for writes unless dry-run).
-    const respond = (dryRun: boolean): { status: number; body: Reply; headers?: http.OutgoingHttpHeaders } => {
+    const respond = (dryRun: boolean): { status: number; body: Record<string, unknown>; headers?: http.OutgoingHttpHeaders } => {
       const method = req.method ?? 'GET';
       if (method !== 'GET' && method !== 'POST') return { status: 405, body: { success: false, error: 'Method not allowed' }, headers: { Allow: 'GET, POST' } };
       if (!route) return { status: 404, body: { success: false, error: `Not found: ${url.pathname}` } };
@@ -358,7 +411,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       const auth = authenticate(store.users, body, req.headers.authorization);
       if (!auth.ok) return { status: 401, body: { success: false, error: auth.error } };
       if (!rec.operation) return { status: 200, body: { success: false, error: `Unknown cmd: ${params.cmd}` } };
-      return { status: 200, body: runOperation(store, rec.operation, params, auth.user, dryRun) };
+      return { status: 200, body: shaped(rec.operation, runOperation(store, rec.operation, params, auth.user, { dryRun, saveReplaces: state.saveReplaces })) };
     };
 
     if (fault) {
@@ -400,6 +453,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
         case 'echo': {
           const quoted = ['ftp_user', 'ftp_pass', 'db_username', 'db_password'].map((k) => body[k]).filter(Boolean).join(' / ');
           reply(200, { success: false, error: `Could not connect to ${body.domain ?? 'the server'} with ${quoted || 'no credentials'}` });
+          return;
+        }
+        case 'redirect': {
+          const page = htmlPage(302, 'Found', 'This page has moved to the sign-in page.');
+          record(302);
+          res.writeHead(302, { Location: '/login?next=%2Fapi', 'Content-Type': HTML_TYPE, 'Content-Length': Buffer.byteLength(page), 'Cache-Control': 'no-store' });
+          res.end(page);
           return;
         }
         case 'empty':

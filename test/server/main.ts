@@ -16,6 +16,10 @@ const HELP = `Usage: node out/test/server/main.js [flags]
   --seed N          seed of the random faults, to replay a run (default: picked at start and
                     printed; env SR_SEED)
   --large           add the large data set (env SR_LARGE=1)
+  --spec-shaped     answer the four reads exactly as the spec shows them, without "success"
+                    (a failed read answers {error}); env SR_SPEC_SHAPED=1
+  --save-replaces   Save Site on an existing site replaces the record with exactly the fields
+                    sent (a field left out is emptied); env SR_SAVE_REPLACES=1
   --reset           delete the data file first (seed again)
   --quiet           no per-request log lines
   --help
@@ -46,7 +50,7 @@ async function main(): Promise<void> {
   const flags: Record<string, string | true> = {};
   const args = process.argv.slice(2);
   const valued = new Set(['--port', '--host', '--data', '--latency', '--fault-rate', '--faults', '--seed']);
-  const bool = new Set(['--large', '--reset', '--quiet', '--help', '-h']);
+  const bool = new Set(['--large', '--spec-shaped', '--save-replaces', '--reset', '--quiet', '--help', '-h']);
   for (let i = 0; i < args.length; i++) {
     const [name, inline] = args[i].split(/=(.*)/s, 2);
     if (valued.has(name)) {
@@ -77,6 +81,8 @@ async function main(): Promise<void> {
     faultKinds: kinds(str('--faults', 'SR_FAULTS')),
     seed: num('--seed', str('--seed', 'SR_SEED'), 0, Number.MAX_SAFE_INTEGER),
     large: !!flags['--large'] || env.SR_LARGE === '1' || env.SR_LARGE === 'true',
+    specShaped: !!flags['--spec-shaped'] || env.SR_SPEC_SHAPED === '1' || env.SR_SPEC_SHAPED === 'true',
+    saveReplaces: !!flags['--save-replaces'] || env.SR_SAVE_REPLACES === '1' || env.SR_SAVE_REPLACES === 'true',
     quiet: !!flags['--quiet'],
   };
 
@@ -94,7 +100,7 @@ async function main(): Promise<void> {
   const u = service.url;
   const auth = `-d login=1 -d email=${DEMO.user.email} -d password=${DEMO.user.password}`;
   console.log(`Site Revisions local service listening on ${u}
-  data file: ${service.dataFile}${opts.large ? '\n  large data set: site "Large site" (id 900000)' : ''}${opts.latencyMs ? `\n  latency: ${opts.latencyMs} ms` : ''}${opts.faultRate ? `\n  fault rate: ${opts.faultRate} (${(opts.faultKinds ?? FAULT_KINDS).join(', ')})` : ''}
+  data file: ${service.dataFile}${opts.large ? '\n  large data set: site "Large site" (id 900000)' : ''}${opts.latencyMs ? `\n  latency: ${opts.latencyMs} ms` : ''}${opts.faultRate ? `\n  fault rate: ${opts.faultRate} (${(opts.faultKinds ?? FAULT_KINDS).join(', ')})` : ''}${opts.specShaped ? '\n  reads answer as the spec shows them (no "success")' : ''}${opts.saveReplaces ? '\n  Save Site replaces the whole record' : ''}
 
 Demo accounts (test fixtures):
   ${DEMO.user.email} / ${DEMO.user.password}

@@ -27,16 +27,24 @@ export function operationOf(route: 'sites' | 'revisions', params: Record<string,
 
 const isTrue = (v: string | undefined) => v === '1' || v === 'true';
 
-/**
- * Runs one operation. With `dryRun`, writes are checked and their reply computed, but nothing
- * changes (used to build the reply of a request whose reply is then cut by a `truncate` fault).
- */
-export function runOperation(store: Store, op: Operation, params: Record<string, string>, user: StoredUser, dryRun = false): Reply {
+export interface RunOptions {
+  /**
+   * Writes are checked and their reply computed, but nothing changes (used to build the reply of
+   * a request whose reply is then cut by a `truncate` fault).
+   */
+  dryRun?: boolean;
+  /** Save Site on an existing site replaces the record with exactly the fields received (see ServiceConfig). */
+  saveReplaces?: boolean;
+}
+
+/** Runs one operation. */
+export function runOperation(store: Store, op: Operation, params: Record<string, string>, user: StoredUser, o: RunOptions = {}): Reply {
+  const dryRun = o.dryRun === true;
   switch (op) {
     case 'getSites':
-      return { success: true, sites: store.visibleSites(user.id).map((s) => publicSite(s, user.id)) };
+      return { success: true, sites: store.visibleSites(user.id).map((s) => publicSite(store, s, user.id)) };
     case 'saveSite':
-      return saveSite(store, params, user, dryRun);
+      return saveSite(store, params, user, dryRun, o.saveReplaces === true);
     case 'deleteSite':
       return deleteSite(store, params, user, dryRun);
     case 'getRevisionFiles': {
@@ -63,10 +71,12 @@ export function runOperation(store: Store, op: Operation, params: Record<string,
   }
 }
 
-function publicSite(s: StoredSite, userId: number): Record<string, string | boolean> {
+function publicSite(store: Store, s: StoredSite, userId: number): Record<string, string | boolean> {
   const out: Record<string, string | boolean> = {};
   for (const f of SITE_STRING_FIELDS) out[f] = s[f] ?? '';
-  // Decision: `shared` is true when the site belongs to another account that shared it with you.
+  // Decision: `user` (the spec's "owner reference") is the owner's email address, and `shared`
+  // is true when the site belongs to another account that shared it with you.
+  out.user = store.users.find((u) => String(u.id) === s.user)?.email ?? s.user;
   out.shared = s.user !== String(userId);
   return out;
 }
@@ -113,15 +123,19 @@ export function validateSiteFields(params: Record<string, string>): string | und
   return undefined;
 }
 
-function applyFields(site: StoredSite, params: Record<string, string>): void {
+/** Sets the fields that were sent; one not sent keeps its stored value, or with `replace` is emptied. */
+function applyFields(site: StoredSite, params: Record<string, string>, replace = false): void {
   for (const f of SAVE_SITE_FIELDS) {
     const v = params[f];
-    if (v === undefined) continue; // not sent: keep the stored value
+    if (v === undefined) {
+      if (replace) site[f] = '';
+      continue;
+    }
     site[f] = f === 'port' && v !== '' ? String(Number(v)) : v;
   }
 }
 
-function saveSite(store: Store, params: Record<string, string>, user: StoredUser, dryRun: boolean): Reply {
+function saveSite(store: Store, params: Record<string, string>, user: StoredUser, dryRun: boolean, replace: boolean): Reply {
   const isNew = isTrue(params.new);
   let existing: StoredSite | undefined;
   if (!isNew) {
@@ -135,7 +149,7 @@ function saveSite(store: Store, params: Record<string, string>, user: StoredUser
 
   if (existing) {
     if (!dryRun) {
-      applyFields(existing, params);
+      applyFields(existing, params, replace);
       store.siteChanged(existing);
     }
     return { success: true, site: Number(existing.id) };

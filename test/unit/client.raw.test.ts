@@ -225,36 +225,58 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
       assert.deepEqual(sites.slice(2).map((s) => s.shared), [false, false, true, false]);
     });
 
-    it('rejects Site fields of the wrong type, naming the field, without showing a site password', async () => {
+    it('one unusable site is left out, named in issues without its password; the rest of the list loads', async () => {
       const c = client();
-      server.setHandler(ok({ sites: [{ id: 1 }, { id: 2, port: { n: 1 } }] }));
-      let e = await rejectsWith(c.getSites(), InvalidReplyError);
-      assert.match(e.message, /sites\[1\]\.port/);
-      server.setHandler(ok({ sites: [{ id: 1, ftp_pass: ['site-secret-1'] }] }));
-      e = await rejectsWith(c.getSites(), InvalidReplyError);
-      assert.match(e.message, /sites\[0\]\.ftp_pass/);
-      assert.ok(!e.message.includes('site-secret-1'));
-      for (const bad of [{}, { id: '' }, { id: null }, { id: true }]) {
-        server.setHandler(ok({ sites: [bad] }));
-        e = await rejectsWith(c.getSites(), InvalidReplyError);
-        assert.match(e.message, /sites\[0\]\.id/);
+      server.setHandler(ok({
+        sites: [
+          { id: 1, name: 'kept' },
+          { id: 2, port: { n: 1 } },
+          { id: 3, ftp_pass: ['site-secret-1'] },
+          {},
+          { id: '' },
+          { id: null },
+          { id: true },
+          { id: 8, shared: 'maybe' },
+          'x',
+          { id: 10, name: 'also kept', stack: { docker: 1 }, status: ['a'], git_url: 5, turbo: true },
+        ],
+      }));
+      const sites = await c.getSites();
+      assert.deepEqual(sites.map((s) => s.id), ['1', '10']);
+      assert.equal(sites[1]!.stack, '', 'an object in a field the extension does not use is dropped');
+      assert.equal(sites[1]!.status, '');
+      assert.equal(sites[1]!.git_url, '5');
+      assert.equal(sites[1]!.turbo, '1');
+      const issues = sites.issues!;
+      assert.equal(issues.skipped, 8);
+      assert.deepEqual(issues.dropped, ['sites[9].stack', 'sites[9].status']);
+      const problems = issues.problems.join('\n');
+      for (const field of ['sites\\[1\\]\\.port', 'sites\\[2\\]\\.ftp_pass', 'sites\\[3\\]\\.id', 'sites\\[4\\]\\.id', 'sites\\[5\\]\\.id', 'sites\\[6\\]\\.id', 'sites\\[7\\]\\.shared', 'sites\\[8\\] is text']) {
+        assert.match(problems, new RegExp(field));
       }
-      server.setHandler(ok({ sites: [{ id: 1, shared: 'maybe' }] }));
-      assert.match((await rejectsWith(c.getSites(), InvalidReplyError)).message, /sites\[0\]\.shared/);
-      server.setHandler(ok({ sites: ['x'] }));
-      assert.match((await rejectsWith(c.getSites(), InvalidReplyError)).message, /sites\[0\]/);
+      assert.ok(!problems.includes('site-secret-1'), 'no site password in the problems');
+      assert.deepEqual(Object.keys(sites), ['0', '1'], 'issues is not an enumerable property');
+      // The log event of the read carries the same issues.
+      assert.deepEqual(events.at(-1)!.issues, issues);
+      // A clean list has no issues at all.
+      server.setHandler(ok({ sites: [{ id: 1 }] }));
+      assert.equal((await c.getSites()).issues, undefined);
+      // The list itself must be there.
       server.setHandler(ok({ sites: { 1: {} } }));
       assert.match((await rejectsWith(c.getSites(), InvalidReplyError)).message, /"sites"/);
       server.setHandler(ok());
       assert.match((await rejectsWith(c.getSites(), InvalidReplyError)).message, /"sites"/);
     });
 
-    it('validates files, revisions and a revision', async () => {
+    it('validates files, revisions and a revision; an unusable entry is left out, not the list', async () => {
       const c = client();
       server.setHandler(ok({ files: ['b.txt', 'a/c.php'] }));
       assert.deepEqual(await c.getRevisionFiles('1'), ['b.txt', 'a/c.php']);
-      server.setHandler(ok({ files: ['a', 3] }));
-      assert.match((await rejectsWith(c.getRevisionFiles('1'), InvalidReplyError)).message, /files\[1\]/);
+      server.setHandler(ok({ files: ['a', 3, { p: 1 }, 'b'] }));
+      const files = await c.getRevisionFiles('1');
+      assert.deepEqual(files, ['a', 'b']);
+      assert.equal(files.issues?.skipped, 2);
+      assert.match(files.issues!.problems[0]!, /files\[1\] is a number, expected a path/);
 
       server.setHandler(ok({
         revisions: [
@@ -268,20 +290,94 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
         { id: '2', date: '2024-01-03 00:00:00', author: '', content: 'kept even with no_content=1' },
         { id: '3', date: '2024-01-04 00:00:00', author: '' },
       ]);
+      const good = { id: 7, date: '2024-01-05 00:00:00', author: 'bo' };
       for (const [bad, field] of [
         [{ date: 'd' }, 'revisions\\[0\\]\\.id'],
         [{ id: 1 }, 'revisions\\[0\\]\\.date'],
-        [{ id: 1, date: 'd', content: 5 }, 'revisions\\[0\\]\\.content'],
+        [{ id: 1, date: 1704067200 }, 'revisions\\[0\\]\\.date is a number'],
         [{ id: 1, date: 'd', author: {} }, 'revisions\\[0\\]\\.author'],
+        ['x', 'revisions\\[0\\] is text'],
       ] as const) {
-        server.setHandler(ok({ revisions: [bad] }));
-        assert.match((await rejectsWith(c.getRevisions('1', 'a'), InvalidReplyError)).message, new RegExp(field));
+        server.setHandler(ok({ revisions: [bad, good] }));
+        const list = await c.getRevisions('1', 'a');
+        assert.deepEqual(list, [{ id: '7', date: good.date, author: 'bo' }], 'the good revision is still listed');
+        assert.equal(list.issues?.skipped, 1);
+        assert.match(list.issues!.problems[0]!, new RegExp(field));
       }
+      // Content that is not text is dropped; the revision stays (its content is fetched when opened).
+      server.setHandler(ok({ revisions: [{ ...good, content: 5 }] }));
+      const dropped = await c.getRevisions('1', 'a');
+      assert.deepEqual(dropped, [{ id: '7', date: good.date, author: 'bo' }]);
+      assert.deepEqual(dropped.issues, { skipped: 0, problems: [], dropped: ['revisions[0].content'] });
 
       server.setHandler(ok({ id: 9, content: '' }));
       assert.deepEqual(await c.getRevision('1', '9'), { id: '9', content: '' });
       server.setHandler(ok({ id: '9' }));
       assert.match((await rejectsWith(c.getRevision('1', '9'), InvalidReplyError)).message, /content/);
+    });
+
+    it('reads shaped as the spec shows them (no "success") are accepted; false-like success, or an error without the payload, is the service’s error', async () => {
+      const c = client();
+      // The four reads exactly as the spec shows them.
+      server.setHandler({ body: { sites: [{ id: '1', name: 'spec' }] } });
+      assert.deepEqual((await c.getSites()).map((s) => s.name), ['spec']);
+      server.setHandler({ body: { files: ['a.php'] } });
+      assert.deepEqual(await c.getRevisionFiles('1'), ['a.php']);
+      server.setHandler({ body: { revisions: [{ id: '2', date: '2024-01-02 03:04:05', content: 'x', author: 'a' }] } });
+      assert.deepEqual(await c.getRevisions('1', 'a.php'), [{ id: '2', date: '2024-01-02 03:04:05', content: 'x', author: 'a' }]);
+      server.setHandler({ body: { id: '2', content: 'x' } });
+      assert.deepEqual(await c.getRevision('1', '2'), { id: '2', content: 'x' });
+      // True-like success values.
+      for (const success of [true, 1, '1', 'true', 'TRUE']) {
+        server.setHandler({ body: { success, files: ['t'] } });
+        assert.deepEqual(await c.getRevisionFiles('1'), ['t'], `success ${JSON.stringify(success)}`);
+      }
+      // False-like success values: the service's error, for every read, payload or not.
+      for (const success of [false, 0, '0', 'false', 'False']) {
+        server.setHandler({ body: { success, error: 'Site not found', files: [] } });
+        assert.equal((await rejectsWith(c.getRevisionFiles('1'), ServiceError)).serviceMessage, 'Site not found', `success ${JSON.stringify(success)}`);
+        server.setHandler({ body: { success, error: 'Login required' } });
+        await rejectsWith(c.getSites(), AuthError);
+      }
+      // No success, an error and no payload: the service's error.
+      server.setHandler({ body: { error: 'Revision not found' } });
+      assert.equal((await rejectsWith(c.getRevision('1', '2'), ServiceError)).serviceMessage, 'Revision not found');
+      server.setHandler({ body: { error: 'Invalid API key' } });
+      await rejectsWith(c.getRevisions('1', 'a'), AuthError);
+      // No success and no payload: unexpected, naming what is missing.
+      server.setHandler({ body: {} });
+      assert.match((await rejectsWith(c.getSites(), InvalidReplyError)).message, /no "sites" list/);
+      server.setHandler({ body: { id: '2' } });
+      assert.match((await rejectsWith(c.getRevision('1', '2'), InvalidReplyError)).message, /no "content"/);
+      // Neither true- nor false-like: unexpected.
+      for (const success of ['yes', null, 2, {}]) {
+        server.setHandler({ body: { success, sites: [] } });
+        assert.match((await rejectsWith(c.getSites(), InvalidReplyError)).message, /"success" is/, `success ${JSON.stringify(success)}`);
+      }
+      assert.equal(server.requests.filter((r) => r.url.includes('cmd=')).length, 0);
+    });
+
+    it('writes (Save Site, Delete Site) need a true-like success: without one, or with a false-like one, they are refused', async () => {
+      const c = client();
+      for (const success of [true, 1, '1', 'true']) {
+        server.setHandler({ body: { success, site: 5 } });
+        assert.deepEqual(await c.createSite({ name: 'a' }), { siteId: '5' }, `success ${JSON.stringify(success)}`);
+        assert.equal(await c.deleteSite('5'), undefined);
+      }
+      // Shaped like a read reply (no success): nothing says the change was made.
+      for (const body of [{ site: 5 }, {}, { sites: [] }]) {
+        server.setHandler({ body });
+        assert.match((await rejectsWith(c.createSite({ name: 'a' }), InvalidReplyError)).message, /no "success"/);
+        assert.match((await rejectsWith(c.updateSite('5', { name: 'a' }), InvalidReplyError)).message, /no "success"/);
+        assert.match((await rejectsWith(c.deleteSite('5'), InvalidReplyError)).message, /no "success"/);
+      }
+      for (const success of [false, 0, '0', 'false']) {
+        server.setHandler({ body: { success, error: 'Permission denied' } });
+        assert.equal((await rejectsWith(c.updateSite('5', { name: 'a' }), ServiceError)).serviceMessage, 'Permission denied');
+        assert.equal((await rejectsWith(c.deleteSite('5'), ServiceError)).serviceMessage, 'Permission denied');
+      }
+      server.setHandler({ body: { error: 'Permission denied' } });
+      await rejectsWith(c.deleteSite('5'), InvalidReplyError);
     });
 
     it('Save Site: site as int or string; absent → the given id on update, empty on create', async () => {
@@ -299,7 +395,7 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
       assert.equal(await c.deleteSite('44'), undefined);
     });
 
-    it('not JSON, empty, cut off, wrong shape, missing or odd success → InvalidReplyError with a short clean excerpt', async () => {
+    it('not JSON, empty, cut off, wrong shape, no payload or odd success → InvalidReplyError with a short clean excerpt', async () => {
       const c = client();
       const html = `<html>\n<head><title>Bad\tGateway</title></head>\u0000<body>${'x'.repeat(500)}</body></html>`;
       const cases: [RawResponse, RegExp][] = [
@@ -309,9 +405,9 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
         [{ body: '{"success": true, "sites": [{"id": 1' }, /not valid JSON/],
         [{ body: '[1,2]' }, /expected a JSON object/],
         [{ body: '"ok"' }, /expected a JSON object/],
-        [{ body: { sites: [] } }, /no "success"/],
+        [{ body: { files: [] } }, /no "sites" list/],
         [{ body: { success: 'yes', sites: [] } }, /"success" is text/],
-        [{ body: { success: 1, sites: [] } }, /"success" is a number/],
+        [{ body: { success: 2, sites: [] } }, /"success" is a number/],
       ];
       for (const [reply, re] of cases) {
         server.setHandler(reply);
@@ -635,8 +731,6 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
         (r) => ({ status: 500, body: echo(r), headers: { 'content-type': 'text/plain' } }),
         (r) => ({ status: 503, body: { success: false, error: echo(r) } }),
         (r) => ({ body: `<html>${echo(r)}</html>`, headers: { 'content-type': 'text/html' } }),
-        (r) => ({ body: { success: true, sites: [{ id: { password: PASSWORD, key: API_KEY } }] }, headers: { 'x-echo': 'y' + r.body.length } }),
-        (r) => ({ body: { success: true, sites: [{ id: 1, name: [echo(r)] }] } }),
         (r) => ({ body: { success: API_KEY + echo(r) } }),
         (r) => ({ status: 302, headers: { location: `https://x.example/${encodeURIComponent(PASSWORD)}/${API_KEY}?p=${encodeURIComponent(echo(r))}` } }),
         () => ({ body: { success: true, pad: 'x'.repeat(20_000) } }),
@@ -655,6 +749,19 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
       const dead = await startRawServer({});
       await dead.close();
       errors.push(await client({ baseUrl: dead.url, retries: 0 }, KEY_CREDS).getSites().catch((e: unknown) => e));
+
+      // Unusable sites that echo the secrets are left out: what is said about them is clean too.
+      const lists: unknown[] = [];
+      for (const reply of [
+        (r: { body: string; headers: Record<string, unknown> }): RawResponse => ({ body: { success: true, sites: [{ id: { password: PASSWORD, key: API_KEY } }] }, headers: { 'x-echo': 'y' + r.body.length } }),
+        (r: { body: string; headers: Record<string, unknown> }): RawResponse => ({ body: { success: true, sites: [{ id: 1, name: [echo(r)] }, { id: 2, stack: [echo(r)] }] } }),
+      ]) {
+        server.setHandler((req) => reply(req));
+        const list = await c.getSites();
+        assert.ok(list.issues && list.issues.skipped === 1, 'the unusable site is left out');
+        lists.push(list.issues);
+      }
+      assertNoSecrets(lists, SECRETS);
 
       const kinds = new Set(errors.map((e) => (e as ApiError).kind));
       assert.deepEqual([...kinds].sort(), ['auth', 'cancelled', 'http', 'insecure', 'invalid-reply', 'network', 'redirect', 'service', 'timeout']);

@@ -20,7 +20,7 @@ import {
   type Credentials,
   type RequestEvent,
 } from '../../src/api';
-import { parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites } from '../../src/api/validate';
+import { parseEnvelope, READ_PAYLOADS, toFiles, toRevision, toRevisions, toSaveResult, toSites } from '../../src/api/validate';
 import { makeRedactor } from '../../src/util/redact';
 import { caseArb, OPS, type FuzzCase, type OpName } from './helpers/fuzzReplies';
 import { startFuzzServer, WELL_FORMED_FRAMINGS, type FuzzServer } from './helpers/fuzzServer';
@@ -73,7 +73,7 @@ function oracle(op: OpName, variant: boolean, body: Buffer, contentType: string 
   const redact = makeRedactor([PASSWORD, API_KEY]);
   try {
     if (body.length > LIMIT) return { error: new InvalidReplyError(name, 'reply too large', 'more than 2 MiB') };
-    const json = parseEnvelope(name, body.toString('utf8'), contentType, redact);
+    const json = parseEnvelope(name, body.toString('utf8'), contentType, redact, op === 'saveSite' || op === 'deleteSite' ? undefined : READ_PAYLOADS[op]);
     switch (op) {
       case 'getSites':
         return { value: toSites(name, json, redact) };

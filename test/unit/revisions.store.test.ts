@@ -2,7 +2,9 @@
 // concurrent requests, content sent with a list, refresh and account changes.
 import * as assert from 'node:assert/strict';
 import type { Revision, RevisionSummary } from '../../src/api/types';
+import { SiteRevisionClient } from '../../src/api';
 import { RevisionStore, digest, type RevisionSource } from '../../src/revisions/store';
+import { startRawServer } from './helpers/rawServer';
 
 class FakeSource implements RevisionSource {
   calls: string[] = [];
@@ -124,5 +126,34 @@ describe('revisions: store', () => {
     assert.equal(store.digestOf('1', '1001'), undefined);
     await store.content('1', '1001');
     assert.equal(src.calls.filter((c) => c === 'rev:1:1001').length, 2);
+  });
+
+  it('an unusable entry of a list costs that entry: the others are listed, the count is kept and logged (real client over HTTP)', async () => {
+    const server = await startRawServer((req) =>
+      req.url.includes('file=')
+        ? { body: { revisions: [{ id: '1', date: '2024-01-01 10:00:00', author: 'a' }, { id: '2', date: 20240102 }, { id: '3', date: '2024-01-03 10:00:00', author: 'c' }] } }
+        : { body: { files: ['a.php', 7, 'b/c.php'] } },
+    );
+    const client = new SiteRevisionClient({ baseUrl: server.url, credentials: () => ({ email: 'u@example.com', password: 'pw-secret' }), retries: 0 });
+    const warned: string[] = [];
+    const store = new RevisionStore((fn) => fn(client), 1024 * 1024, { debug: () => undefined, warn: (m) => warned.push(m) });
+    try {
+      const files = await store.siteFiles('1');
+      assert.deepEqual(files.files.map((f) => f.path), ['a.php', 'b/c.php']);
+      assert.equal(files.skipped, 1);
+      const list = await store.revisions('1', 'a.php');
+      assert.deepEqual(list.items.map((d) => d.item.id), ['3', '1']);
+      assert.equal(list.skipped, 1);
+      assert.equal(warned.length, 2);
+      assert.match(warned[0]!, /^File paths of site 1: 1 could not be shown \(files\[1\] is a number, expected a path/);
+      assert.match(warned[1]!, /^Revisions of a file of site 1: 1 could not be shown \(revisions\[1\]\.date is a number/);
+      // A clean list has no count.
+      store.invalidate();
+      server.setHandler({ body: { success: true, files: ['a.php'] } });
+      assert.equal((await store.siteFiles('1')).skipped, 0);
+    } finally {
+      await client.dispose();
+      await server.close();
+    }
   });
 });

@@ -43,7 +43,7 @@ describe('local service (test/server)', function () {
     await svc.close();
   });
   beforeEach(async () => {
-    svc.configure({ latencyMs: 0, faultRate: 0, failNext: [] });
+    svc.configure({ latencyMs: 0, faultRate: 0, failNext: [], specShaped: false, saveReplaces: false });
     const r = await fetch(`${svc.url}/__control/reseed`, { method: 'POST' });
     assert.equal(r.status, 200);
     svc.resetStats();
@@ -61,7 +61,8 @@ describe('local service (test/server)', function () {
       const shared = list.filter((s) => s.shared === true);
       assert.equal(shared.length, 1);
       assert.equal(shared[0].name, 'Team Intranet');
-      assert.notEqual(shared[0].user, list.find((s) => !s.shared)?.user);
+      assert.equal(shared[0].user, DEMO.team.email, 'the owner of the shared site');
+      assert.equal(list.find((s) => !s.shared)?.user, DEMO.user.email);
       const ids = list.map((s) => Number(s.id));
       assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'ordered by id');
       assert.ok(!list.some((s) => s.name === 'Key Account Shop'), 'another account’s unshared site is not visible');
@@ -142,7 +143,7 @@ describe('local service (test/server)', function () {
       let site = (await sites(svc)).find((s) => s.id === id)!;
       assert.equal(site.ftp_pass, 'p4ss');
       assert.equal(site.port, '2121');
-      assert.equal(site.user, '1');
+      assert.equal(site.user, DEMO.user.email, 'the owner’s email');
       assert.equal(site.shared, false);
       assert.equal(site.timeout, '30');
 
@@ -333,6 +334,15 @@ describe('local service (test/server)', function () {
       assert.equal(svc.count('getSites'), kinds.length + 2);
     });
 
+    it('redirect: a 302 to a sign-in page, as a service URL that points at a website gets', async () => {
+      svc.configure({ failNext: ['redirect'] });
+      const res = await fetch(`${svc.url}/api/sites`, { method: 'POST', body: new URLSearchParams(AUTH), redirect: 'manual' });
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get('location'), '/login?next=%2Fapi');
+      await res.arrayBuffer();
+      assert.equal(svc.requests()[0]!.fault, 'redirect');
+    });
+
     it('a faulted save changes nothing (even a truncated one)', async () => {
       const before = (await sites(svc)).length;
       for (const kind of ['truncate', 'http503', 'drop'] as const) {
@@ -409,6 +419,46 @@ describe('local service (test/server)', function () {
       assert.ok(!list.some((s) => s.name === 'n'));
       // control requests are not counted
       assert.equal(svc.requests().filter((r) => r.url.startsWith('/__control')).length, 0);
+    });
+  });
+
+  describe('modes', () => {
+    it('spec-shaped: the four reads answer exactly as the spec shows them (no success); writes keep it', async () => {
+      const cfg = await fetch(`${svc.url}/__control/config`, { method: 'POST', body: JSON.stringify({ specShaped: true }) });
+      assert.equal(cfg.status, 200);
+      assert.equal(((await cfg.json()) as { config: { specShaped: boolean } }).config.specShaped, true);
+      const keys = async (q: string, f: Record<string, string> = {}) => Object.keys(await call(svc, q, f)).sort();
+      assert.deepEqual(await keys('/api/sites'), ['sites']);
+      assert.deepEqual(await keys('/api/revisions?site=1'), ['files']);
+      assert.deepEqual(await keys('/api/revisions?site=1&file=index.php&no_content=0'), ['revisions']);
+      assert.deepEqual(await keys('/api/revisions?site=1&revision=1001'), ['content', 'id']);
+      // A failed read: the error alone.
+      assert.deepEqual(await call(svc, '/api/revisions?site=1&revision=999999'), { error: 'Revision not found' });
+      // Writes as the spec shows them: with success.
+      const saved = await call(svc, '/api/sites?cmd=save', { new: '1', name: 'spec-shaped' });
+      assert.equal(saved.success, true);
+      assert.equal((await call(svc, '/api/sites?cmd=delete', { site: String(saved.site) })).success, true);
+      assert.equal((await fetch(`${svc.url}/__control/config`, { method: 'POST', body: JSON.stringify({ specShaped: 'yes' }) })).status, 400);
+      svc.configure({ specShaped: false });
+      assert.equal((await call(svc, '/api/sites')).success, true);
+    });
+
+    it('save-replaces: an update replaces the record with exactly the fields sent; by default unsent fields are kept', async () => {
+      const before = (await sites(svc)).find((s) => s.id === '1')!;
+      assert.ok(String(before.ftp_pass).length > 0 && String(before.domain).length > 0);
+      await call(svc, '/api/sites?cmd=save', { site: '1', name: 'Renamed' });
+      let after = (await sites(svc)).find((s) => s.id === '1')!;
+      assert.equal(after.name, 'Renamed');
+      assert.equal(after.ftp_pass, before.ftp_pass, 'kept by default');
+      assert.equal(after.domain, before.domain);
+      svc.configure({ saveReplaces: true });
+      await call(svc, '/api/sites?cmd=save', { site: '1', name: 'Replaced', domain: 'only.example' });
+      after = (await sites(svc)).find((s) => s.id === '1')!;
+      assert.equal(after.name, 'Replaced');
+      assert.equal(after.domain, 'only.example');
+      assert.equal(after.ftp_pass, '', 'a field not sent is emptied');
+      assert.equal(after.server_type, '');
+      assert.equal(after.id, '1');
     });
   });
 

@@ -18,6 +18,7 @@ import {
   isHttpUrl,
   siteToForm,
   storedPasswords,
+  updateFields,
   validate,
   visibleFields,
   withCopiedSecrets,
@@ -483,6 +484,51 @@ describe('siteForm', () => {
       assert.equal(copied.db_password, 'orig-db');
       const empty = withCopiedSecrets(f, makeSite(), NOT_EDITED, 'FTP');
       assert.ok(!('ftp_pass' in empty) && !('db_password' in empty));
+    });
+  });
+
+  describe('updateFields (edit: every field, the unchanged ones as stored)', () => {
+    // Stored values the form would normalise ('ftp', 'Yes', '021'): an unchanged field must go back exactly as stored.
+    const stored = (type: string) =>
+      makeSite({
+        server_type: type, domain: 'host.example', logon_type: 'key', ftp_user: 'u', ftp_pass: 'stored-pass', dir: '/d', port: '021', pasv: 'Yes',
+        encryption: '1', s3_public: '1', check_out: '1', encoding: 'latin1', web_url: 'https://w.example/', db_username: 'dbu', db_password: 'stored-db', db_phpmyadmin: 'https://pma.example/',
+      });
+
+    it('for every server type, a rename sends every Save Site field, all but the name exactly as stored (passwords included)', () => {
+      for (const type of SERVER_TYPES) {
+        const site = stored(type);
+        const opened = siteToForm(site);
+        const fields = updateFields(site, { ...opened, name: 'Renamed' }, opened, NOT_EDITED) as Record<string, unknown>;
+        assert.deepEqual(Object.keys(fields).sort(), [...SAVE_SITE_FIELDS].sort(), type);
+        for (const f of SAVE_SITE_FIELDS) assert.equal(fields[f], f === 'name' ? 'Renamed' : site[f], `${type}.${f}`);
+      }
+    });
+
+    it('a changed field is sent as the form gives it; a cleared one as ""; edited passwords as typed', () => {
+      const site = stored('FTP');
+      const opened = siteToForm(site);
+      const values = { ...opened, port: '2121', dir: '  /new  ', web_url: '', ftp_pass: 'typed', db_password: '' };
+      const fields = updateFields(site, values, opened, BOTH_EDITED) as Record<string, unknown>;
+      assert.equal(fields.port, 2121);
+      assert.equal(fields.dir, '/new');
+      assert.equal(fields.web_url, '');
+      assert.equal(fields.ftp_pass, 'typed');
+      assert.equal(fields.db_password, '', 'a password the user removed');
+      assert.equal(fields.pasv, 'Yes', 'unchanged: as stored');
+      assert.equal(fields.encoding, 'latin1');
+    });
+
+    it('switching the type: fields the new type shows and the user changed are sent; hidden ones stay as stored', () => {
+      const site = stored('FTP');
+      const opened = siteToForm(site);
+      // The form applies the SFTP defaults (port 22) and hides pasv and encryption.
+      const values = { ...opened, server_type: 'SFTP', port: '22', pasv: '0' };
+      const fields = updateFields(site, values, opened, NOT_EDITED) as Record<string, unknown>;
+      assert.equal(fields.server_type, 'SFTP');
+      assert.equal(fields.port, 22);
+      assert.equal(fields.pasv, 'Yes', 'hidden for SFTP: not changed by the user, sent as stored');
+      assert.equal(fields.ftp_pass, 'stored-pass');
     });
   });
 

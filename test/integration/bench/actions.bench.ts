@@ -36,7 +36,7 @@ describe('Bench: the extension in the real host', function () {
   const isFile = (n: TreeNode): n is FileNode => kind(n) === 'revisionFile';
   const isRevision = (n: TreeNode): n is RevisionNode => /^revision(\.|$)/.test(kind(n));
   const closeAll = () => vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  const revUri = (n: RevisionNode) => api.revisions.revisionUri({ siteId: n.ref.site.id, revisionId: n.ref.item.id, path: n.ref.path });
+  const revUri = (n: RevisionNode) => api.revisions.revisionDocumentUri(n.ref);
 
   /** Runs `action` between a reset of the service's request log and a look at it. */
   const measure = async (action: () => Promise<unknown>): Promise<Measured> => {

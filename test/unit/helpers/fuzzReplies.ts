@@ -373,6 +373,23 @@ function bodyArb(op: OpName, o: GenOptions): fc.Arbitrary<Body> {
   const listKey = op === 'getSites' ? 'sites' : op === 'getRevisionFiles' ? 'files' : op === 'getRevisions' ? 'revisions' : op === 'getRevision' ? 'content' : 'site';
   return fc.oneof(
     { weight: 4, arbitrary: valid.map((v): Body => ({ category: 'valid', bytes: json(v.body), contentType: JSON_TYPE, valid: v })) },
+    // The reads exactly as the spec shows them: no `success`; they are valid too.
+    ...(op === 'saveSite' || op === 'deleteSite'
+      ? []
+      : [
+          {
+            weight: 2,
+            arbitrary: valid.map((v): Body => {
+              const { success: _success, ...body } = v.body;
+              return { category: 'valid, spec-shaped', bytes: json(body), contentType: JSON_TYPE, valid: { ...v, body } };
+            }),
+          },
+        ]),
+    // Service errors shaped like a read without `success`: an error and no payload.
+    {
+      weight: 1,
+      arbitrary: fc.record({ error: anyValue(secret) }).map((r): Body => ({ category: 'error, no success', bytes: json(r), contentType: JSON_TYPE })),
+    },
     {
       weight: 7,
       arbitrary: fc.tuple(valid, fc.array(mutationArb(secret), { minLength: 1, maxLength: 4 })).map(([v, ms]): Body => {

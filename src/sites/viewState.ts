@@ -1,0 +1,58 @@
+// Pure (no `vscode`): the state of the Sites view, and which failure state (and hint) an error
+// puts it in. The workbench draws the welcome content of the state (package.json viewsWelcome:
+// one explanation and its buttons per state, one extra sentence per hint), so every state here
+// has its own entry there; unit test `viewState.test` checks that they match.
+import { isApiError, type ApiError, type HttpStatusError, type InvalidReplyError, type NetworkError } from '../api/errors';
+
+/** What the Sites view shows. The failure states are the last five. */
+export const VIEW_STATES = ['signedOut', 'loading', 'ready', 'empty', 'unreachable', 'error', 'redirect', 'notData', 'expired'] as const;
+export type ViewState = (typeof VIEW_STATES)[number];
+
+
+/**
+ * The one-sentence hint of a failure, when its cause is known: context key
+ * `siteRevisions.viewProblem` selects the sentence drawn under the state's explanation.
+ */
+export const VIEW_PROBLEMS = ['refused', 'hostNotFound', 'timeout', 'certificate', 'proxy', 'unavailable', 'serviceSaid', 'httpStatus', 'html'] as const;
+export type ViewProblem = (typeof VIEW_PROBLEMS)[number];
+
+export interface Failure {
+  state: Extract<ViewState, 'unreachable' | 'error' | 'redirect' | 'notData' | 'expired'>;
+  problem?: ViewProblem;
+}
+
+const HOST_NOT_FOUND = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL']);
+const PROXY = new Set(['EPROXYCONFIG', 'EPROXYAUTH', 'EPROXYREFUSED']);
+
+/** The failure state a failed load of the sites puts the view in. */
+export function failureOf(e: unknown): Failure {
+  if (!isApiError(e)) return { state: 'error' };
+  const err = e as ApiError;
+  switch (err.kind) {
+    case 'auth':
+      return { state: 'expired' };
+    case 'timeout':
+      return { state: 'unreachable', problem: 'timeout' };
+    case 'network': {
+      const n = err as NetworkError;
+      const code = n.code ?? '';
+      if (n.isCertificateError) return { state: 'unreachable', problem: 'certificate' };
+      if (PROXY.has(code) || /through the proxy/.test(n.message)) return { state: 'unreachable', problem: 'proxy' };
+      if (code === 'ECONNREFUSED') return { state: 'unreachable', problem: 'refused' };
+      if (HOST_NOT_FOUND.has(code)) return { state: 'unreachable', problem: 'hostNotFound' };
+      return { state: 'unreachable' };
+    }
+    case 'http':
+      return (err as HttpStatusError).retryable ? { state: 'unreachable', problem: 'unavailable' } : { state: 'error', problem: 'httpStatus' };
+    case 'service':
+      return { state: 'error', problem: 'serviceSaid' };
+    case 'redirect':
+      return { state: 'redirect' };
+    case 'invalid-reply': {
+      const { problem, excerpt } = err as InvalidReplyError;
+      return /text\/html/i.test(problem) || /^\s*<(!doctype|html|head|body)\b/i.test(excerpt) ? { state: 'notData', problem: 'html' } : { state: 'notData' };
+    }
+    default:
+      return { state: 'error' };
+  }
+}

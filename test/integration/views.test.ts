@@ -1,0 +1,190 @@
+// What the Sites view draws in each failure state, read from the workbench through Chromium: the
+// explanation and the buttons of the state's welcome content, and that the buttons work — Retry
+// reloads once the service is back, Sign In Again signs in (typed into the real prompts), Show
+// Log and Open Settings open what they say. Model states are checked too, as a complement, never
+// as the proof.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import type { FaultKind } from '../server';
+import { DEMO } from '../server/demo';
+import { screenOrSkip, type Screen } from './screen';
+import { control, signInDemo } from './support';
+import { ext, testService } from './util';
+
+export const ACME = 'Acme Corporate';
+
+/** Signs the demo user in the way a person does: the four prompts, typed and confirmed with Enter. */
+export async function signInByKeyboard(s: Screen): Promise<void> {
+  const title = (step: number) => ({ selector: '.quick-input-widget .quick-input-title', hasText: `Sign in to Site Revisions (${step}/4)` });
+  const input = { selector: '.quick-input-widget input.input' };
+  // 1/4 and 2/4 are filled in with the remembered service URL and email.
+  await s.waitFor(title(1));
+  await s.press('Enter');
+  await s.waitFor(title(2));
+  await s.press('Enter');
+  await s.waitFor(title(3));
+  await s.focus(input);
+  await s.type(DEMO.user.password);
+  await s.press('Enter');
+  await s.waitFor(title(4));
+  await s.press('Enter');
+  await s.waitFor({ ...input, state: 'hidden' });
+}
+
+describe('Screen: the Sites view in each failure state', function () {
+  this.timeout(120000);
+  let api: ExtensionApi;
+  let url: string;
+  let s: Screen;
+
+  before(async function () {
+    s = screenOrSkip(this);
+    url = (await testService()).url;
+    api = await ext<ExtensionApi>();
+    await api.ready;
+    await control(url, 'reseed');
+    await signInDemo(url);
+    await vscode.commands.executeCommand('siteRevisions.clearFilter');
+    await s.openSitesView();
+  });
+
+  afterEach(async () => {
+    await control(url, 'config', { failNext: [], faultRate: 0, latencyMs: 0, appendSites: [] });
+    await s.clearNotifications();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    if (api.session.state !== 'signedIn') await signInDemo(url);
+    await vscode.commands.executeCommand('siteRevisions.refresh');
+    await sitesDrawn('again after the test');
+  });
+
+  /** Makes the next loads of the sites fail with `faults`, refreshes, and waits for the state's welcome content. */
+  async function fail(faults: FaultKind[], expect: RegExp): Promise<{ text: string; paragraphs: string[]; buttons: string[] }> {
+    await control(url, 'config', { failNext: faults });
+    // The view's own load meets the faults (a failure is not kept: a later load asks again).
+    await vscode.commands.executeCommand('siteRevisions.refresh');
+    return s.until(() => s.welcome(), (w) => expect.test(w.text), `the welcome content matching ${expect}`);
+  }
+
+  /** Waits until the Sites view draws the demo sites, and no welcome content. */
+  async function sitesDrawn(what: string): Promise<void> {
+    const drawn = await s.until(
+      async () => ({ rows: await s.rows(), welcome: await s.welcome() }),
+      (d) => d.rows.some((x) => x.startsWith(ACME)) && d.welcome.buttons.length === 0,
+      `the sites ${what}`,
+    );
+    assert.ok(drawn.rows.length >= 5, `rows: ${JSON.stringify(drawn.rows)}`);
+  }
+
+  /** Clicks Retry with the service back; the sites are drawn. */
+  async function retryRecovers(): Promise<void> {
+    await control(url, 'config', { failNext: [] });
+    await s.clickWelcomeButton('Retry');
+    await sitesDrawn('after Retry');
+  }
+
+  /** Clicks Show Log: the Output panel shows the extension's log with `expect` in it. */
+  async function showLogShows(click: () => Promise<void>, expect: RegExp): Promise<void> {
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await click();
+    // The Output panel wraps long lines: compare with the whitespace collapsed.
+    const text = await s.until(() => s.texts({ selector: '.part.panel .view-lines' }), (t) => expect.test(t.join(' ').replace(/\s+/g, ' ')), `the log showing ${expect}`);
+    assert.ok(text.length > 0);
+    const channel = await s.texts({ selector: '.part.panel .monaco-select-box, .part.panel select' });
+    assert.ok(channel.some((c) => c.includes('Site Revisions')), `the Site Revisions channel is shown (${JSON.stringify(channel)})`);
+  }
+
+  it('unreachable: the explanation, the cause, and Retry · Open Settings · Show Log; each works, Retry reloads once the service is back', async () => {
+    const w = await fail(['http503', 'http503', 'http503', 'http503'], /cannot be reached/);
+    assert.match(w.text, /The service cannot be reached, so your sites could not be loaded\./);
+    assert.match(w.text, /The service is busy or down for maintenance \(HTTP 429, 502, 503 or 504\)\. Try again in a moment\./);
+    assert.deepEqual(w.buttons, ['Retry', 'Open Settings', 'Show Log']);
+    assert.equal(api.model.state, 'unreachable');
+    assert.equal(api.view.message, undefined, 'no message hides the welcome content');
+    await showLogShows(() => s.clickWelcomeButton('Show Log'), /HTTP 503/);
+    await s.clickWelcomeButton('Open Settings');
+    await s.until(() => s.tabTitles(), (t) => t.includes('Settings'), 'the Settings editor');
+    await s.until(() => s.texts({ selector: '.settings-editor .setting-item-label, .settings-editor .setting-item-title' }), (t) => t.some((x) => x.startsWith('Site Revisions')), 'the extension’s settings');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await retryRecovers();
+  });
+
+  it('unreachable without a known cause (a dropped connection): the explanation and the buttons, no hint', async () => {
+    const w = await fail(['drop', 'drop', 'drop', 'drop'], /cannot be reached/);
+    assert.deepEqual(w.paragraphs, ['The service cannot be reached, so your sites could not be loaded.']);
+    assert.deepEqual(w.buttons, ['Retry', 'Open Settings', 'Show Log']);
+    await retryRecovers();
+  });
+
+  it('the service answers an error: the explanation, and Retry · Sign In Again · Show Log; the log has the status', async () => {
+    const w = await fail(['http500'], /answered with an error/);
+    assert.match(w.text, /The service answered with an error, so your sites could not be loaded\./);
+    assert.match(w.text, /It answered with an HTTP error status\. The log shows which, and what came with it\./);
+    assert.deepEqual(w.buttons, ['Retry', 'Sign In Again', 'Show Log']);
+    assert.equal(api.model.state, 'error');
+    await showLogShows(() => s.clickWelcomeButton('Show Log'), /HTTP 500/);
+    await retryRecovers();
+  });
+
+  it('the service sends an HTML page: the explanation, and Retry · Sign In Again · Show Log', async () => {
+    const w = await fail(['html'], /not its data/);
+    assert.match(w.text, /The service sent something that is not its data, so your sites could not be loaded\./);
+    assert.match(w.text, /It sent a web page\./);
+    assert.deepEqual(w.buttons, ['Retry', 'Sign In Again', 'Show Log']);
+    assert.equal(api.model.state, 'notData');
+    await retryRecovers();
+  });
+
+  it('the service URL redirects: the explanation, and Sign In Again · Show Log; Sign In Again signs in through the prompts', async () => {
+    const w = await fail(['redirect'], /redirects/);
+    assert.match(w.text, /The service URL redirects to another address/);
+    assert.match(w.text, /Redirects are not followed, so that your password is never sent anywhere else\./);
+    assert.deepEqual(w.buttons, ['Sign In Again', 'Show Log']);
+    assert.equal(api.model.state, 'redirect');
+    await s.clickWelcomeButton('Sign In Again');
+    await signInByKeyboard(s);
+    await sitesDrawn('after signing in again');
+  });
+
+  it('the session expired (HTTP 401): “Sign in again”, with Sign In Again · Show Log; nothing is asked of the service until then', async () => {
+    const w = await fail(['http401'], /no longer accepts/);
+    assert.match(w.text, /The service no longer accepts your stored password or API key/);
+    assert.match(w.text, /Sign in again to continue\./);
+    assert.deepEqual(w.buttons, ['Sign In Again', 'Show Log']);
+    assert.equal(api.session.state, 'expired');
+    // Retry (the title-bar Refresh) sends nothing with the refused credentials.
+    await control(url, 'reset-stats');
+    await vscode.commands.executeCommand('siteRevisions.refresh');
+    await s.until(() => s.welcome(), (x) => /no longer accepts/.test(x.text), 'still the expired state');
+    assert.equal((await control(url, 'stats')).requests.length, 0, 'no request with the refused credentials');
+    await s.clickWelcomeButton('Sign In Again');
+    await signInByKeyboard(s);
+    await sitesDrawn('after signing in again');
+    assert.equal(api.session.state, 'signedIn');
+  });
+
+  it('sites the service lists with unusable values are left out, with a row that says how many and opens the log', async () => {
+    await control(url, 'config', { appendSites: [{ id: 9001, name: { en: 'Object name' } }, { id: [1], name: 'List id' }, { id: 9003, name: 'Odd but shown', stack: { a: 1 } }] });
+    await vscode.commands.executeCommand('siteRevisions.refresh');
+    const rows = await s.until(() => s.rows(), (r) => r.some((x) => x.includes('2 sites could not be shown')), 'the row of the sites left out');
+    assert.ok(rows.some((r) => r.startsWith(ACME)), 'the other sites are drawn');
+    assert.ok(rows.some((r) => r.startsWith('Odd but shown')), 'a site with an odd value in a field the extension does not use is shown');
+    await showLogShows(() => s.click({ selector: `${s.pane('Sites')} .monaco-list-row`, hasText: '2 sites could not be shown' }), /sites\[\d+\]\.name is an object/);
+  });
+
+  it('a site whose files cannot be loaded shows an error row: Show Log beside it, a click retries', async () => {
+    await sitesDrawn('to expand');
+    await control(url, 'config', { failNext: ['http500'] });
+    const acme = { selector: `${s.pane('Sites')} .monaco-list-row`, hasText: ACME };
+    await s.click(acme);
+    if ((await s.attribute({ ...acme, name: 'aria-expanded' })) === 'false') await s.press('ArrowRight');
+    const errorRow = { selector: `${s.pane('Sites')} .monaco-list-row`, hasText: 'Could not load the files with revisions' };
+    await s.waitFor(errorRow);
+    await s.hover(errorRow);
+    await showLogShows(() => s.click({ selector: `${s.pane('Sites')} .monaco-list-row:has-text("Could not load the files with revisions") .action-label[aria-label^="Show Log"]` }), /Could not load the files with revisions: .*HTTP 500/);
+    await s.click(errorRow);
+    await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith('index.php')) && !r.some((x) => x.includes('Could not load')), 'the files after the click');
+    await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
+  });
+});
