@@ -19,7 +19,10 @@
 //                `vscode` (no socket, undici not evaluated), and the folder model / ordering of
 //                the large data set (bench/activationChild.ts, bench/scaleChild.ts);
 //   4. client    the client against raw undici on one keep-alive connection (bench/clientOverhead.ts),
-//                with the local service in its own process.
+//                with the local service in its own process;
+//   5. blame     fresh Node processes, interleaved: revision blame of a generated 5,000-line file
+//                with 50 revisions, re-attribution after an edit, and the line-diff packages
+//                compared under the same blame code (bench/blameChild.ts, bench/diffCandidates.ts).
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -30,6 +33,8 @@ import { clientOverhead, type OverheadResult } from './clientOverhead';
 import { isStopping, lastJson, log, MB, median, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
 import { kb, markdown, textTable, writeReadme, type Machine, type Row } from './report';
 import { analyseMetafile, type BundleAnalysis } from './size';
+import type { BlameSample } from './blameChild';
+import { CANDIDATES, CHOSEN } from './diffCandidates';
 import { zipEntries, zipRead } from '../test/host/zip';
 import type { HostFigures } from '../test/integration/bench/figures';
 
@@ -53,6 +58,8 @@ const TARGETS = {
   orderingMs: 50,
   activationMs: 15,
   vsixKB: 400,
+  blameMs: 150,
+  reattributeMs: 20,
 };
 
 interface ActivationSample {
@@ -131,6 +138,7 @@ async function main(): Promise<number> {
     abWarmup: quick ? 20 : 50,
     activation: quick ? 3 : 9,
     scale: quick ? 3 : 5,
+    blame: quick ? 3 : 5,
     host: quick ? 2 : 3,
   };
   const started = Date.now();
@@ -281,6 +289,19 @@ async function main(): Promise<number> {
       }
     });
 
+    // ---- 5. revision blame and the diff candidates, interleaved fresh processes
+    const blame = await stage('blame (plain Node)', async () => {
+      const samples: Record<string, BlameSample[]> = {};
+      for (let i = 0; i < n.blame; i++) {
+        for (const name of ['default', ...Object.keys(CANDIDATES)]) {
+          const r = await runNode([path.join(__dirname, 'blameChild.js'), name], { label: 'blame', timeoutMs: 120_000 });
+          if (r.code !== 0) throw new Error(`blame sample ${i + 1} (${name}) failed (exit ${r.code ?? r.signal})`);
+          (samples[name] ??= []).push(lastJson<BlameSample>(r.stdout));
+        }
+      }
+      return samples;
+    });
+
     // ---- the report
     const rows: Row[] = [];
     const row = (r: Row) => rows.push(r);
@@ -404,12 +425,40 @@ async function main(): Promise<number> {
       });
     }
 
+    const own = blame?.default;
+    if (own?.length) {
+      const cold = median(pick(own, (x) => x.coldMs));
+      const what = `${own[0]!.lines.toLocaleString('en-US')} lines × ${own[0]!.revisions} revisions`;
+      row({ group: 'Blame', id: 'blame.historyMs', name: `blame of ${what}, first in a process (plain Node; ${CHOSEN})`, measured: `${ms(cold)} (CPU ${ms(median(pick(own, (x) => x.coldCpuMs)))}; warm ${ms(median(pick(own, (x) => x.warmMs)))}; loading the module ${ms(median(pick(own, (x) => x.loadMs)))})`, value: round(cold, 2), unit: 'ms', target: `≤ ${TARGETS.blameMs} ms`, ok: cold <= TARGETS.blameMs });
+      const att = own.filter((x) => x.attribute).map((x) => x.attribute!);
+      const first = median(pick(att, (x) => x.coldMs));
+      row({ group: 'Blame', id: 'blame.reattributeMs', name: 're-attribution after a one-line edit (first call after blaming)', measured: `${ms(first)} (the next ${att[0]!.edits - 1} edits ${ms(median(pick(att, (x) => x.warmMs)), 2)})`, value: round(first, 2), unit: 'ms', target: `≤ ${TARGETS.reattributeMs} ms`, ok: first <= TARGETS.reattributeMs });
+      const ext = median(own.filter((x) => x.extendMs !== undefined).map((x) => x.extendMs!));
+      row({ group: 'Blame', id: 'blame.extendMs', name: 'one newer revision taken in (extend), not the whole history again', measured: ms(ext, 2), value: round(ext, 2), unit: 'ms', target: '', ok: null });
+      const kept = Math.max(...Object.values(blame!).flat().map((x) => x.keptLines));
+      for (const [name, list] of Object.entries(blame!)) {
+        if (name === 'default') continue;
+        const k = Math.min(...list.map((x) => x.keptLines));
+        const c = median(pick(list, (x) => x.coldMs));
+        row({
+          group: 'Blame',
+          id: `blame.candidate.${name.replace(/\W+/g, '')}`,
+          name: `diff package ${name}: blame first / warm; the package alone on whole files (warm)`,
+          measured: `${ms(c, 0)} / ${ms(median(pick(list, (x) => x.warmMs)), 0)}; alone ${ms(median(pick(list, (x) => x.raw.warmMs)), 0)}; ${k === kept ? 'minimal' : `NOT minimal (${kept - k} lines fewer kept)`}`,
+          value: round(c, 1),
+          unit: 'ms',
+          target: '',
+          ok: null,
+        });
+      }
+    }
+
     if (size) {
       if (host?.bundleBytes !== undefined && host.bundleBytes !== size.benchBundleBytes) {
         errors.push(`extension host: the fresh copies were loaded from a bundle of ${host.bundleBytes} bytes, not the packaged one with test handles (${size.benchBundleBytes})`);
       }
       row({ group: 'Size', id: 'size.bundle', name: 'dist/extension.js (production; what activation loads)', measured: kb(size.bundleBytes), value: size.bundleBytes, unit: 'bytes', target: '', ok: null });
-      for (const o of size.otherJs) row({ group: 'Size', id: `size.${path.basename(o.path, '.js')}`, name: `${o.path} (loaded on the first request)`, measured: kb(o.bytes), value: o.bytes, unit: 'bytes', target: '', ok: null });
+      for (const o of size.otherJs) row({ group: 'Size', id: `size.${path.basename(o.path, '.js')}`, name: `${o.path} (${o.path.endsWith('blame.js') ? 'loaded when blame is first used' : 'loaded on the first request'})`, measured: kb(o.bytes), value: o.bytes, unit: 'bytes', target: '', ok: null });
       if (size.vsixBytes !== undefined) row({ group: 'Size', id: 'size.vsix', name: '.vsix', measured: `${kb(size.vsixBytes)} (${size.vsixFiles?.length ?? '?'} files)`, value: size.vsixBytes, unit: 'bytes', target: `≤ ${TARGETS.vsixKB} KB`, ok: size.vsixBytes <= TARGETS.vsixKB * 1024 });
       if (size.metafileMatchesBundle === false) errors.push(`size: the production build's dist/meta.json (${size.metafile?.outputBytes} bytes) does not describe the packaged bundle (${size.bundleBytes} bytes): were the sources changed during the run?`);
     }
@@ -426,6 +475,7 @@ async function main(): Promise<number> {
         activation: plain?.activation,
         activationCold: plain?.activationCold,
         scale: plain?.scale,
+        blame,
         size,
       },
       errors,

@@ -119,7 +119,7 @@ export class BlameHistory {
 
   /** The attribution of the newest revision's own lines (empty when there is no revision). */
   newest(): Attribution {
-    return new Attribution(this.origins, this.revisionCount);
+    return new Attribution(this.origins.slice(), this.revisionCount);
   }
 }
 
