@@ -35,8 +35,8 @@ export function commonRuns(a: Int32Array, b: Int32Array, idCount: number, diff: 
   withEnds(a, b, common, (ma, mb, offset) => {
     // Which ids each side has (1 = a, 2 = b); the lines both have, and where they are.
     const has = new Uint8Array(idCount);
-    for (const id of ma) if (id >= 0) has[id]! |= 1;
-    for (const id of mb) if (id >= 0) has[id]! |= 2;
+    for (let i = 0; i < ma.length; i++) if (ma[i]! >= 0) has[ma[i]!]! |= 1;
+    for (let i = 0; i < mb.length; i++) if (mb[i]! >= 0) has[mb[i]!]! |= 2;
     const [ra, aAt] = shared(ma, has);
     const [rb, bAt] = shared(mb, has);
     // A run of the reduced sequences is a run of the originals only where no line was taken out
