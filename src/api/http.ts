@@ -18,26 +18,18 @@ import * as tls from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransportError, InvalidReplyError, NetworkError, RedirectError, TimeoutError } from './errors';
 import { excerpt, parseRetryAfter, type Redactor } from './validate';
+import { loadOnce } from '../util/loadOnce';
 
 type Undici = typeof import('undici');
 
-let undiciLoading: Promise<Undici> | undefined;
-
 /** Loads undici once, on first use. */
-export function loadUndici(): Promise<Undici> {
-  if (!undiciLoading) {
-    const loading = import('undici').then((m) => {
-      // Native ESM import of a CommonJS package: named exports, with module.exports as `default`.
-      const mod = m as Undici & { default?: Undici };
-      return typeof mod.request === 'function' ? mod : (mod.default as Undici);
-    });
-    undiciLoading = loading;
-    loading.catch(() => {
-      if (undiciLoading === loading) undiciLoading = undefined;
-    });
-  }
-  return undiciLoading;
-}
+export const loadUndici: () => Promise<Undici> = loadOnce(() =>
+  import('undici').then((m) => {
+    // Native ESM import of a CommonJS package: named exports, with module.exports as `default`.
+    const mod = m as Undici & { default?: Undici };
+    return typeof mod.request === 'function' ? mod : (mod.default as Undici);
+  }),
+);
 
 /**
  * Checks and normalises the service's base URL: http(s) only; userinfo, query and fragment are

@@ -4,7 +4,9 @@
 // deleted and moved, and now and then a line deleted earlier that comes back. Some lines repeat
 // ("", "}", "return;" …), as in real code, which is what makes line diffs tie and slow down.
 //
-// Everything comes from a seeded generator (mulberry32): the same options give the same history.
+// Everything comes from the local service's seeded generator (mulberry32, test/server/seed.ts):
+// the same options give the same history.
+import { prng } from '../../server/seed';
 
 export interface HistoryOptions {
   /** Lines of the oldest revision (the others stay close to it). */
@@ -24,18 +26,6 @@ export interface GeneratedHistory {
   revisions: string[];
   /** The same as lines (without terminators), oldest first. */
   lines: string[][];
-}
-
-/** A small, fast, seeded PRNG (mulberry32): a function returning floats in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = ['total', 'count', 'item', 'user', 'site', 'path', 'value', 'result', 'cache', 'index', 'name', 'size', 'offset', 'limit', 'entry', 'node', 'list', 'map', 'key', 'data'];
