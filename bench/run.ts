@@ -1,6 +1,6 @@
 // The benchmarks of the extension (`npm run bench`, which compiles first):
 //
-//   node out/bench/run.js [--json] [--write-readme] [--quick] [--strict] [--skip-host] [--skip-package]
+//   node out/bench/run.js [--json] [--write-readme] [--quick] [--strict] [--skip-host] [--skip-package] [--only STEP]
 //
 //   --json          print one JSON object on stdout (and nothing else there); logs go to stderr
 //   --write-readme  put the table into README.md between <!-- bench:start --> and <!-- bench:end -->
@@ -8,6 +8,7 @@
 //   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
 //   --skip-host     leave out the figures measured in the real extension host
 //   --skip-package  no .vsix: measure a production build made here instead
+//   --only STEP     only the step whose name starts with STEP (e.g. `blame`); not with --write-readme
 //
 // Steps (each measured several times, medians reported):
 //   1. size      `npm run package` into a temp folder: the .vsix, the production bundle inside it,
@@ -46,6 +47,8 @@ const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] aft
   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
   --skip-host     leave out the figures measured in the real extension host
   --skip-package  no .vsix: measure a production build made here instead
+  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame
+                  (a quicker look at one group; not with --write-readme)
 `;
 
 /** Built-in modules the bundle requires at load that the extension host has loaded before any extension (checked in the host). */
@@ -124,6 +127,7 @@ async function main(): Promise<number> {
       strict: { type: 'boolean', default: false },
       'skip-host': { type: 'boolean', default: false },
       'skip-package': { type: 'boolean', default: false },
+      only: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -131,6 +135,10 @@ async function main(): Promise<number> {
   if (values.help) {
     process.stderr.write(USAGE);
     return 0;
+  }
+  if (values.only !== undefined && values['write-readme']) {
+    process.stderr.write('--only leaves figures out: it cannot be used with --write-readme\n');
+    return 2;
   }
   const quick = values.quick;
   const n = {
@@ -152,6 +160,7 @@ async function main(): Promise<number> {
   const errors: string[] = [];
   const stage = async <T>(name: string, fn: () => Promise<T>): Promise<T | undefined> => {
     const t0 = Date.now();
+    if (values.only !== undefined && !name.startsWith(values.only)) return undefined;
     if (isStopping()) {
       errors.push(`${name}: interrupted`);
       return undefined;
