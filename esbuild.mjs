@@ -1,16 +1,20 @@
-// Bundles the extension into dist/extension.js, and undici into dist/undici.js. `vscode` is
-// provided by the host. `--watch` rebuilds on every change (npm run watch runs it next to a
-// type-checking `tsc --watch`); `--production` minifies and leaves the test handles out.
+// Bundles the extension into dist/extension.js, undici into dist/undici.js and the revision blame
+// (src/blame/ with its diff package) into dist/blame.js. `vscode` is provided by the host.
+// `--watch` rebuilds on every change (npm run watch runs it next to a type-checking
+// `tsc --watch`); `--production` minifies and leaves the test handles out.
 //
 // Activation pays only for dist/extension.js (see the README's Benchmarks):
 // - undici (about 85 % of the code) is its own file, required on the first request (the dynamic
 //   import in src/api/http.ts becomes `require('./undici.js')`): activating neither parses nor
-//   evaluates it.
+//   evaluates it. The same for the blame code: src/blame/load.ts imports './index.js', which
+//   becomes `require('./blame.js')`.
 // - `vscode` is imported once: esbuild wraps each `import * as vscode` of an external CommonJS
 //   module in a copy of all its exports (about 200 names, in every one of ~17 modules), which
 //   was a third of the time the bundle took to load. One shared module re-exports it instead.
 import * as esbuild from 'esbuild';
 import { writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -59,17 +63,28 @@ const undiciApart = {
   },
 };
 
-const options = {
-  entryPoints: { extension: 'src/extension.ts', undici: 'undici' },
+/** src/blame/load.ts's import of the blame module goes to the separate output dist/blame.js. */
+const blameApart = {
+  name: 'blame-apart',
+  setup(build) {
+    const loader = fileURLToPath(new URL('src/blame/load.ts', import.meta.url));
+    build.onResolve({ filter: /^\.\/index\.js$/ }, (args) => (path.resolve(args.importer) === loader ? { path: './blame.js', external: true } : undefined));
+  },
+};
+
+/** The build's options (exported for test/unit/blame.chunk.test.ts, which builds the loader with them). */
+export const options = {
+  entryPoints: { extension: 'src/extension.ts', undici: 'undici', blame: 'src/blame/index.ts' },
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
   outdir: 'dist',
   external: ['vscode'],
-  plugins: [vscodeOnce, undiciApart],
+  plugins: [vscodeOnce, undiciApart, blameApart],
   define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
-  // import('undici') → require('./undici.js') inside a promise, as when undici was bundled in.
+  // import('undici') → require('./undici.js') inside a promise, as when undici was bundled in (and
+  // import('./index.js') in src/blame/load.ts → require('./blame.js')).
   supported: { 'dynamic-import': false },
   minify: production,
   sourcemap: !production,
@@ -79,11 +94,14 @@ const options = {
   legalComments: 'none',
 };
 
-if (watch) {
-  const ctx = await esbuild.context({ ...options, logLevel: 'silent', plugins: [...options.plugins, watchReport] });
-  await ctx.watch();
-} else {
-  const result = await esbuild.build(options);
-  mkdirSync('dist', { recursive: true });
-  writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
+// Builds when run (`node esbuild.mjs`), not when imported.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (watch) {
+    const ctx = await esbuild.context({ ...options, logLevel: 'silent', plugins: [...options.plugins, watchReport] });
+    await ctx.watch();
+  } else {
+    const result = await esbuild.build(options);
+    mkdirSync('dist', { recursive: true });
+    writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
+  }
 }

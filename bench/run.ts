@@ -1,6 +1,6 @@
 // The benchmarks of the extension (`npm run bench`, which compiles first):
 //
-//   node out/bench/run.js [--json] [--write-readme] [--quick] [--strict] [--skip-host] [--skip-package]
+//   node out/bench/run.js [--json] [--write-readme] [--quick] [--strict] [--skip-host] [--skip-package] [--only STEP]
 //
 //   --json          print one JSON object on stdout (and nothing else there); logs go to stderr
 //   --write-readme  put the table into README.md between <!-- bench:start --> and <!-- bench:end -->
@@ -8,6 +8,7 @@
 //   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
 //   --skip-host     leave out the figures measured in the real extension host
 //   --skip-package  no .vsix: measure a production build made here instead
+//   --only STEP     only the step whose name starts with STEP (e.g. `blame`); not with --write-readme
 //
 // Steps (each measured several times, medians reported):
 //   1. size      `npm run package` into a temp folder: the .vsix, the production bundle inside it,
@@ -25,6 +26,9 @@
 //   6. scheduler the request scheduler's overhead, its own cost, and 500 background reads with a
 //                user action behind them (bench/schedulerBench.ts), the service (with its large
 //                data set) in its own process.
+//   7. blame     fresh Node processes, interleaved: revision blame of a generated 5,000-line file
+//                with 50 revisions, re-attribution after an edit, and the line-diff packages
+//                compared under the same blame code (bench/blameChild.ts, bench/diffCandidates.ts).
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -36,6 +40,8 @@ import { schedulerBench, type SchedulerFigures } from './schedulerBench';
 import { isStopping, lastJson, log, MB, median, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
 import { kb, markdown, textTable, writeReadme, type Machine, type Row } from './report';
 import { analyseMetafile, type BundleAnalysis } from './size';
+import type { BlameSample } from './blameChild';
+import { CANDIDATES, CHOSEN } from './diffCandidates';
 import { zipEntries, zipRead } from '../test/host/zip';
 import type { HostFigures } from '../test/integration/bench/figures';
 
@@ -47,6 +53,8 @@ const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] aft
   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
   --skip-host     leave out the figures measured in the real extension host
   --skip-package  no .vsix: measure a production build made here instead
+  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame
+                  (a quicker look at one group; not with --write-readme)
 `;
 
 /** Built-in modules the bundle requires at load that the extension host has loaded before any extension (checked in the host). */
@@ -63,6 +71,8 @@ const TARGETS = {
   storeFilesModelMs: 200,
   schedulerOverheadPercent: 2,
   schedulerConcurrency: 6,
+  blameMs: 150,
+  reattributeMs: 20,
 };
 
 interface StoreRevisionSample {
@@ -139,6 +149,7 @@ async function main(): Promise<number> {
       strict: { type: 'boolean', default: false },
       'skip-host': { type: 'boolean', default: false },
       'skip-package': { type: 'boolean', default: false },
+      only: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -147,12 +158,17 @@ async function main(): Promise<number> {
     process.stderr.write(USAGE);
     return 0;
   }
+  if (values.only !== undefined && values['write-readme']) {
+    process.stderr.write('--only leaves figures out: it cannot be used with --write-readme\n');
+    return 2;
+  }
   const quick = values.quick;
   const n = {
     abIterations: quick ? 100 : 300,
     abWarmup: quick ? 20 : 50,
     activation: quick ? 3 : 9,
     scale: quick ? 3 : 5,
+    blame: quick ? 3 : 5,
     host: quick ? 2 : 3,
     store: quick ? 3 : 9,
     schedulerIterations: quick ? 200 : 600,
@@ -168,6 +184,7 @@ async function main(): Promise<number> {
   const errors: string[] = [];
   const stage = async <T>(name: string, fn: () => Promise<T>): Promise<T | undefined> => {
     const t0 = Date.now();
+    if (values.only !== undefined && !name.startsWith(values.only)) return undefined;
     if (isStopping()) {
       errors.push(`${name}: interrupted`);
       return undefined;
@@ -341,6 +358,19 @@ async function main(): Promise<number> {
       }
     });
 
+    // ---- 5. revision blame and the diff candidates, interleaved fresh processes
+    const blame = await stage('blame (plain Node)', async () => {
+      const samples: Record<string, BlameSample[]> = {};
+      for (let i = 0; i < n.blame; i++) {
+        for (const name of ['default', ...Object.keys(CANDIDATES)]) {
+          const r = await runNode([path.join(__dirname, 'blameChild.js'), name], { label: 'blame', timeoutMs: 120_000 });
+          if (r.code !== 0) throw new Error(`blame sample ${i + 1} (${name}) failed (exit ${r.code ?? r.signal})`);
+          (samples[name] ??= []).push(lastJson<BlameSample>(r.stdout));
+        }
+      }
+      return samples;
+    });
+
     // ---- the report
     const rows: Row[] = [];
     const row = (r: Row) => rows.push(r);
@@ -488,13 +518,40 @@ async function main(): Promise<number> {
       row({ group: 'Scheduler', id: 'scheduler.maxInFlight', name: `${c.requests} concurrent background reads, concurrency ${c.limit}: most in flight at the service`, measured: `${c.maxInFlight}${c.failed ? ` (${c.failed} failed)` : ''}`, value: c.maxInFlight, unit: 'requests', target: `≤ ${TARGETS.schedulerConcurrency}`, ok: c.maxInFlight <= TARGETS.schedulerConcurrency && c.failed === 0 });
       row({ group: 'Scheduler', id: 'scheduler.userOvertaken', name: 'a user action queued behind them: requests started between queueing it and its start', measured: `${c.startedBeforeUser} (${c.inFlightWhenQueued} in flight when it was queued)`, value: c.startedBeforeUser, unit: 'requests', target: '0', ok: c.startedBeforeUser === 0 });
     }
+    const own = blame?.default;
+    if (own?.length) {
+      const cold = median(pick(own, (x) => x.coldMs));
+      const what = `${own[0]!.lines.toLocaleString('en-US')} lines × ${own[0]!.revisions} revisions`;
+      row({ group: 'Blame', id: 'blame.historyMs', name: `blame of ${what}, first in a process (plain Node; ${CHOSEN})`, measured: `${ms(cold)} (CPU ${ms(median(pick(own, (x) => x.coldCpuMs)))}; warm ${ms(median(pick(own, (x) => x.warmMs)))}; loading the module ${ms(median(pick(own, (x) => x.loadMs)))})`, value: round(cold, 2), unit: 'ms', target: `≤ ${TARGETS.blameMs} ms`, ok: cold <= TARGETS.blameMs });
+      const att = own.filter((x) => x.attribute).map((x) => x.attribute!);
+      const first = median(pick(att, (x) => x.coldMs));
+      row({ group: 'Blame', id: 'blame.reattributeMs', name: 're-attribution after a one-line edit (first call after blaming)', measured: `${ms(first)} (the next ${att[0]!.edits - 1} edits ${ms(median(pick(att, (x) => x.warmMs)), 2)})`, value: round(first, 2), unit: 'ms', target: `≤ ${TARGETS.reattributeMs} ms`, ok: first <= TARGETS.reattributeMs });
+      const ext = median(own.filter((x) => x.extendMs !== undefined).map((x) => x.extendMs!));
+      row({ group: 'Blame', id: 'blame.extendMs', name: 'one newer revision taken in (extend), not the whole history again', measured: ms(ext, 2), value: round(ext, 2), unit: 'ms', target: '', ok: null });
+      const kept = Math.max(...Object.values(blame!).flat().map((x) => x.keptLines));
+      for (const [name, list] of Object.entries(blame!)) {
+        if (name === 'default') continue;
+        const k = Math.min(...list.map((x) => x.keptLines));
+        const c = median(pick(list, (x) => x.coldMs));
+        row({
+          group: 'Blame',
+          id: `blame.candidate.${name.replace(/\W+/g, '')}`,
+          name: `diff package ${name}: blame first / warm; the package alone on whole files (warm)`,
+          measured: `${ms(c, 0)} / ${ms(median(pick(list, (x) => x.warmMs)), 0)}; alone ${ms(median(pick(list, (x) => x.raw.warmMs)), 0)}; ${k === kept ? 'minimal' : `NOT minimal (${kept - k} lines fewer kept)`}`,
+          value: round(c, 1),
+          unit: 'ms',
+          target: '',
+          ok: null,
+        });
+      }
+    }
 
     if (size) {
       if (host?.bundleBytes !== undefined && host.bundleBytes !== size.benchBundleBytes) {
         errors.push(`extension host: the fresh copies were loaded from a bundle of ${host.bundleBytes} bytes, not the packaged one with test handles (${size.benchBundleBytes})`);
       }
       row({ group: 'Size', id: 'size.bundle', name: 'dist/extension.js (production; what activation loads)', measured: kb(size.bundleBytes), value: size.bundleBytes, unit: 'bytes', target: '', ok: null });
-      for (const o of size.otherJs) row({ group: 'Size', id: `size.${path.basename(o.path, '.js')}`, name: `${o.path} (loaded on the first request)`, measured: kb(o.bytes), value: o.bytes, unit: 'bytes', target: '', ok: null });
+      for (const o of size.otherJs) row({ group: 'Size', id: `size.${path.basename(o.path, '.js')}`, name: `${o.path} (${o.path.endsWith('blame.js') ? 'loaded when blame is first used' : 'loaded on the first request'})`, measured: kb(o.bytes), value: o.bytes, unit: 'bytes', target: '', ok: null });
       if (size.vsixBytes !== undefined) row({ group: 'Size', id: 'size.vsix', name: '.vsix', measured: `${kb(size.vsixBytes)} (${size.vsixFiles?.length ?? '?'} files)`, value: size.vsixBytes, unit: 'bytes', target: `≤ ${TARGETS.vsixKB} KB`, ok: size.vsixBytes <= TARGETS.vsixKB * 1024 });
       if (size.metafileMatchesBundle === false) errors.push(`size: the production build's dist/meta.json (${size.metafile?.outputBytes} bytes) does not describe the packaged bundle (${size.bundleBytes} bytes): were the sources changed during the run?`);
     }
@@ -513,6 +570,7 @@ async function main(): Promise<number> {
         scale: plain?.scale,
         store,
         scheduler,
+        blame,
         size,
       },
       errors,

@@ -17,26 +17,18 @@ import { InsecureTransportError, NetworkError } from './errors';
 import { trustFor, type Trust } from './trust';
 import { isLoopbackHost } from './url';
 import type { Redactor } from '../util/redact';
+import { loadOnce } from '../util/loadOnce';
 
 export type Undici = typeof import('undici');
 
-let undiciLoading: Promise<Undici> | undefined;
-
 /** Loads undici once, on first use. */
-export function loadUndici(): Promise<Undici> {
-  if (!undiciLoading) {
-    const loading = import('undici').then((m) => {
-      // Native ESM import of a CommonJS package: named exports, with module.exports as `default`.
-      const mod = m as Undici & { default?: Undici };
-      return typeof mod.request === 'function' ? mod : (mod.default as Undici);
-    });
-    undiciLoading = loading;
-    loading.catch(() => {
-      if (undiciLoading === loading) undiciLoading = undefined;
-    });
-  }
-  return undiciLoading;
-}
+export const loadUndici: () => Promise<Undici> = loadOnce(() =>
+  import('undici').then((m) => {
+    // Native ESM import of a CommonJS package: named exports, with module.exports as `default`.
+    const mod = m as Undici & { default?: Undici };
+    return typeof mod.request === 'function' ? mod : (mod.default as Undici);
+  }),
+);
 
 /** A request's way through an HTTP(S) proxy. */
 export interface ProxyRoute {

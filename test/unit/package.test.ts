@@ -119,6 +119,7 @@ describe('package (.vsix)', function () {
       'extension/LICENSE.txt',
       'extension/dist/extension.js',
       'extension/dist/undici.js',
+      'extension/dist/blame.js',
       ...media,
       ...readmeImages(readme).map((f) => `extension/${f}`),
       ...nls.map((f) => `extension/${f}`),
