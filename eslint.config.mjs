@@ -1,5 +1,5 @@
 // Lint: the recommended JavaScript and TypeScript rules, plus a guard that keeps `vscode`
-// out of the service client (src/api runs in plain Node).
+// out of the folders that run in plain Node (src/api, src/search).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -18,6 +18,10 @@ export default tseslint.config(
   {
     files: ['src/api/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api must not depend on vscode.' }] }] },
+  },
+  {
+    files: ['src/search/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/search runs in plain Node: it must not depend on vscode.' }] }] },
   },
   {
     files: ['src/**/*.ts'],
