@@ -49,6 +49,8 @@ export interface ServiceOptions extends ServiceConfig {
   dataFile?: string;
   /** Add the large data set (in memory only). */
   large?: boolean;
+  /** Add the search-scale data set: 2,000 files × 20 revisions × 10 KB (in memory only; searchScale.ts). */
+  searchScale?: boolean;
   /** No per-request log lines. */
   quiet?: boolean;
 }
@@ -67,6 +69,8 @@ export interface RequestRecord {
   fault?: FaultKind;
   /** Time until the reply was sent (or the connection cut). */
   ms: number;
+  /** When the request arrived: epoch ms with sub-millisecond precision (performance.timeOrigin + now()), comparable across processes. */
+  arrivedAt: number;
 }
 
 export interface RunningService {
@@ -77,6 +81,10 @@ export interface RunningService {
   configure(c: ServiceConfig): void;
   requests(): RequestRecord[];
   count(op?: Operation): number;
+  /** /api requests that have arrived and are not answered yet. */
+  inFlight(): number;
+  /** The most /api requests in flight at once since the start or the last resetStats(). */
+  maxInFlight(): number;
   resetStats(): void;
   /** Closes the server and all keep-alive sockets. */
   close(): Promise<void>;
@@ -173,12 +181,14 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     dataFile = path.join(tempDir, 'service.json');
   }
   dataFile = path.resolve(dataFile);
-  const store = new Store(dataFile, !!opts.large);
+  const store = new Store(dataFile, !!opts.large, !!opts.searchScale);
   const quiet = !!opts.quiet;
 
   const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [] };
   applyConfig(state, opts);
   let log: RequestRecord[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
   const timers = new Set<NodeJS.Timeout>();
   let closing = false;
 
@@ -227,9 +237,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       case 'health':
         return sendJson(res, 200, { success: true });
       case 'stats':
-        return sendJson(res, 200, { success: true, requests: log, counts: counts() });
+        return sendJson(res, 200, { success: true, requests: log, counts: counts(), inFlight, maxInFlight });
       case 'reset-stats':
         log = [];
+        maxInFlight = inFlight;
         return sendJson(res, 200, { success: true });
       case 'reseed':
         store.reseed();
@@ -259,6 +270,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       bodyFields: [],
       authorization: req.headers.authorization !== undefined,
       ms: 0,
+      arrivedAt: performance.timeOrigin + start,
     };
     // The record is added before the reply is sent, so it is there when the client sees the reply.
     const record = (status: number) => {
@@ -362,9 +374,16 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     reply(r.status, r.body, r.headers);
   }
 
+  // Requests in flight: from arrival until the handler is done (the reply sent or the connection cut).
+  const counted = (p: Promise<void>): Promise<void> => {
+    inFlight++;
+    if (inFlight > maxInFlight) maxInFlight = inFlight;
+    return p.finally(() => inFlight--);
+  };
+
   const server = http.createServer({ keepAlive: true, requestTimeout: 0 }, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const handler = url.pathname.startsWith('/__control/') ? control(req, res, url.pathname) : api(req, res, url);
+    const handler = url.pathname.startsWith('/__control/') ? control(req, res, url.pathname) : counted(api(req, res, url));
     handler.catch((err: unknown) => {
       if (!quiet) console.error(`[service] internal error: ${(err as Error)?.stack ?? String(err)}`);
       if (!res.headersSent && !res.destroyed) sendJson(res, 500, { success: false, error: `Internal error: ${(err as Error)?.message ?? 'unknown'}` });
@@ -399,8 +418,11 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     },
     requests: () => log.map((r) => ({ ...r, bodyFields: [...r.bodyFields] })),
     count: (op?: Operation) => (op ? log.filter((r) => r.operation === op).length : log.length),
+    inFlight: () => inFlight,
+    maxInFlight: () => maxInFlight,
     resetStats() {
       log = [];
+      maxInFlight = inFlight;
     },
     close() {
       closed ??= new Promise<void>((resolve) => {

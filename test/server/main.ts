@@ -14,6 +14,7 @@ const HELP = `Usage: node out/test/server/main.js [flags]
   --fault-rate R    0..1, share of /api requests that get a random fault (env SR_FAULT_RATE)
   --faults k1,k2    fault kinds for --fault-rate (default all: ${FAULT_KINDS.join(',')}; env SR_FAULTS)
   --large           add the large data set (env SR_LARGE=1)
+  --search-scale    add the search-scale data set: 2,000 files × 20 revisions × 10 KB (env SR_SEARCH_SCALE=1)
   --reset           delete the data file first (seed again)
   --quiet           no per-request log lines
   --help
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
   const flags: Record<string, string | true> = {};
   const args = process.argv.slice(2);
   const valued = new Set(['--port', '--host', '--data', '--latency', '--fault-rate', '--faults']);
-  const bool = new Set(['--large', '--reset', '--quiet', '--help', '-h']);
+  const bool = new Set(['--large', '--search-scale', '--reset', '--quiet', '--help', '-h']);
   for (let i = 0; i < args.length; i++) {
     const [name, inline] = args[i].split(/=(.*)/s, 2);
     if (valued.has(name)) {
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
     faultRate: num('--fault-rate', str('--fault-rate', 'SR_FAULT_RATE'), 0, 1),
     faultKinds: kinds(str('--faults', 'SR_FAULTS')),
     large: !!flags['--large'] || env.SR_LARGE === '1' || env.SR_LARGE === 'true',
+    searchScale: !!flags['--search-scale'] || env.SR_SEARCH_SCALE === '1' || env.SR_SEARCH_SCALE === 'true',
     quiet: !!flags['--quiet'],
   };
 
@@ -91,7 +93,7 @@ async function main(): Promise<void> {
   const u = service.url;
   const auth = `-d login=1 -d email=${DEMO.user.email} -d password=${DEMO.user.password}`;
   console.log(`Site Revisions local service listening on ${u}
-  data file: ${service.dataFile}${opts.large ? '\n  large data set: site "Large site" (id 900000)' : ''}${opts.latencyMs ? `\n  latency: ${opts.latencyMs} ms` : ''}${opts.faultRate ? `\n  fault rate: ${opts.faultRate} (${(opts.faultKinds ?? FAULT_KINDS).join(', ')})` : ''}
+  data file: ${service.dataFile}${opts.large ? '\n  large data set: site "Large site" (id 900000)' : ''}${opts.searchScale ? '\n  search-scale data set: site "Search scale site" (id 900001)' : ''}${opts.latencyMs ? `\n  latency: ${opts.latencyMs} ms` : ''}${opts.faultRate ? `\n  fault rate: ${opts.faultRate} (${(opts.faultKinds ?? FAULT_KINDS).join(', ')})` : ''}
 
 Demo accounts (test fixtures):
   ${DEMO.user.email} / ${DEMO.user.password}
