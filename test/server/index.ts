@@ -51,6 +51,8 @@ export interface ServiceOptions extends ServiceConfig {
   large?: boolean;
   /** Add the search-scale data set: 2,000 files × 20 revisions × 10 KB (in memory only; searchScale.ts). */
   searchScale?: boolean;
+  /** The time the demo data is dated from when it is seeded (epoch ms); default: the time of seeding. */
+  seedTime?: number;
   /** No per-request log lines. */
   quiet?: boolean;
 }
@@ -181,7 +183,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     dataFile = path.join(tempDir, 'service.json');
   }
   dataFile = path.resolve(dataFile);
-  const store = new Store(dataFile, !!opts.large, !!opts.searchScale);
+  const store = new Store(dataFile, { large: opts.large, searchScale: opts.searchScale, seedTime: opts.seedTime });
   const quiet = !!opts.quiet;
 
   const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [] };

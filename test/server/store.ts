@@ -28,19 +28,26 @@ export class Store {
   /** The search-scale site, when enabled and not deleted during this run. */
   searchScale: SearchScaleData | undefined;
 
+  private readonly withLarge: boolean;
+  private readonly withSearchScale: boolean;
+  /** Fixed time the seed is dated from (tests); default: the time of seeding. */
+  private readonly seedTime: number | undefined;
+
   constructor(
     readonly file: string,
-    private readonly withLarge: boolean,
-    private readonly withSearchScale = false,
+    opts: { large?: boolean; searchScale?: boolean; seedTime?: number } = {},
   ) {
+    this.withLarge = !!opts.large;
+    this.withSearchScale = !!opts.searchScale;
+    this.seedTime = opts.seedTime;
     if (fs.existsSync(file)) {
       this.data = Store.parse(fs.readFileSync(file, 'utf8'), file);
       this.reindex();
     } else {
       this.reseedData();
     }
-    this.large = withLarge ? new LargeData() : undefined;
-    this.searchScale = withSearchScale ? new SearchScaleData() : undefined;
+    this.large = this.withLarge ? new LargeData() : undefined;
+    this.searchScale = this.withSearchScale ? new SearchScaleData() : undefined;
   }
 
   /** The generated site with this id, if it is enabled. */
@@ -72,7 +79,7 @@ export class Store {
   }
 
   private reseedData(): void {
-    this.data = buildSeed();
+    this.data = buildSeed(this.seedTime);
     this.reindex();
     this.persist();
   }
