@@ -19,7 +19,9 @@
 //                `vscode` (no socket, undici not evaluated), and the folder model / ordering of
 //                the large data set (bench/activationChild.ts, bench/scaleChild.ts);
 //   4. client    the client against raw undici on one keep-alive connection (bench/clientOverhead.ts),
-//                with the local service in its own process.
+//                with the local service in its own process;
+//   5. search    History Search (src/search): one file's history, a whole-site scan and its
+//                cancellation against the service's search-scale data set (bench/search.ts).
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -29,6 +31,7 @@ import { Cleanup, startService as startServiceProcess } from '../test/host/commo
 import { clientOverhead, type OverheadResult } from './clientOverhead';
 import { isStopping, lastJson, log, MB, median, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
 import { kb, markdown, textTable, writeReadme, type Machine, type Row } from './report';
+import { searchBench, searchRows } from './search';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import { zipEntries, zipRead } from '../test/host/zip';
 import type { HostFigures } from '../test/integration/bench/figures';
@@ -281,6 +284,9 @@ async function main(): Promise<number> {
       }
     });
 
+    // ---- 5. History Search, the service (search-scale data set) in its own process
+    const search = await stage('history search', () => searchBench({ quick, tmp, cleanup }));
+
     // ---- the report
     const rows: Row[] = [];
     const row = (r: Row) => rows.push(r);
@@ -404,6 +410,8 @@ async function main(): Promise<number> {
       });
     }
 
+    if (search) rows.push(...searchRows(search));
+
     if (size) {
       if (host?.bundleBytes !== undefined && host.bundleBytes !== size.benchBundleBytes) {
         errors.push(`extension host: the fresh copies were loaded from a bundle of ${host.bundleBytes} bytes, not the packaged one with test handles (${size.benchBundleBytes})`);
@@ -426,6 +434,7 @@ async function main(): Promise<number> {
         activation: plain?.activation,
         activationCold: plain?.activationCold,
         scale: plain?.scale,
+        search,
         size,
       },
       errors,

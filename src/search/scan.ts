@@ -2,10 +2,11 @@
 //
 // scope (a file, a folder of the revisions tree, a whole site) → its files (one Get Revision
 // Files through the source, none for a file) → one source call per file, each through the
-// injected `schedule` at background priority, at most `concurrency` at a time, in natural path
-// order → the per-file result is computed outside the scheduled step (the slot is free again)
-// and handed to the caller as soon as it is ready (callback, or an async iterator with
-// back-pressure), with progress after every file.
+// injected `schedule` at background priority, at most `concurrency` at a time, started in
+// natural path order → the per-file result is computed outside the scheduled step (the slot is
+// free again, and the worker's next request is already on its way) and handed to the caller as
+// soon as it is ready (callback, or an async iterator with back-pressure), with progress after
+// every file.
 //
 // Cancellation (the caller's AbortSignal): no source call starts after the abort (each worker
 // checks before it schedules, and `schedule` must not start a step whose signal is aborted);
@@ -13,8 +14,8 @@
 // promise settles at once — it does not wait for the aborted requests to come back.
 //
 // Memory: a worker holds one file's data (e.g. every revision's content of that file) from its
-// reply until the file is searched, then only the result; so at most `concurrency` files'
-// contents are alive at once, however many files the scope has.
+// reply until the file is searched, then only the result, plus the reply it is waiting for; so
+// at most 2 × `concurrency` files' contents are alive at once, however many files the scope has.
 //
 // Failures: an error that concerns one file (the service refused it, or its reply was wrong) is
 // counted and reported in `failures`, and the scan goes on; any other error (signed out, the
@@ -158,17 +159,30 @@ export async function runScan<D, R>(o: ScanOptions, work: FileWork<D, R>): Promi
     report();
 
     let next = 0;
-    // The file's data lives only in here: the caller's consumer is awaited without it.
-    const searchFile = async (path: string): Promise<{ result: R | undefined } | undefined> => {
-      const data = await step((signal) => work.fetch(path, { signal, priority: 'background' }));
-      return ac.signal.aborted ? undefined : { result: work.process(path, data) };
+    // Each worker keeps one request going while it works on the file before: the next file's
+    // fetch starts as soon as a reply is in, before that reply is processed, so the per-file
+    // work does not lengthen the time between requests. A worker holds at most the reply it
+    // processes and the one in flight.
+    type Pending = { path: string; data: Promise<D> };
+    const take = (): Pending | undefined => {
+      if (ac.signal.aborted || next >= paths.length) return undefined;
+      const path = paths[next++]!;
+      const data = step((signal) => work.fetch(path, { signal, priority: 'background' }));
+      data.catch(() => undefined); // handled where it is awaited; this one may be dropped on abort
+      return { path, data };
     };
+    const processed = (path: string, data: D): { result: R | undefined } | undefined => (ac.signal.aborted ? undefined : { result: work.process(path, data) });
     const worker = async (): Promise<void> => {
-      while (!ac.signal.aborted && next < paths.length) {
-        const path = paths[next++]!;
+      let pending = take();
+      while (pending) {
+        const { path } = pending;
+        const current = pending.data;
+        pending = undefined;
         let out: { result: R | undefined } | undefined;
         try {
-          out = await searchFile(path);
+          const data = await current;
+          pending = take(); // the next request starts before this reply is processed
+          out = processed(path, data);
         } catch (e) {
           if (ac.signal.aborted) return;
           if (!fileError(e)) {
@@ -180,6 +194,7 @@ export async function runScan<D, R>(o: ScanOptions, work: FileWork<D, R>): Promi
           progress.failed++;
           progress.done++;
           report();
+          pending ??= take();
           continue;
         }
         if (!out || ac.signal.aborted) return;

@@ -31,7 +31,7 @@ function counting(inner: HistorySource) {
     <A extends unknown[], T>(name: string, fn: (...a: A) => Promise<T>) =>
     async (...a: A): Promise<T> => {
       c.started++;
-      c.calls.push(`${name} ${String(a[1] ?? a[0])}`);
+      c.calls.push(`${name} ${String(typeof a[1] === 'string' ? a[1] : a[0])}`);
       c.running++;
       c.maxRunning = Math.max(c.maxRunning, c.running);
       try {
@@ -167,21 +167,25 @@ describe('search: the scan engine (local service)', function () {
       assert.deepEqual([folder[0]!.path, p.line, p.character, p.text], ['campaigns/autumn/notes.txt', 2, 10, `😀 Zeile: ${MARKER} für Søren`]);
     });
 
-    it('streams: each result is handed over before the next file is asked for (concurrency 1), in path order, with progress', async () => {
-      const seen: { path: string; requestsSoFar: number }[] = [];
+    it('streams: each result is handed over as soon as its file is searched (concurrency 1), in path order, with progress', async () => {
+      const seen: { path: string; started: number }[] = [];
       const progress: ScanProgress[] = [];
+      const c = counting(clientSource(client));
       const s = await searchHistory({
         scope: { siteId },
-        source: clientSource(client),
+        source: c.source,
         concurrency: 1,
         query: { pattern: MARKER },
-        onResult: (r) => void seen.push({ path: r.path, requestsSoFar: service.count() }),
+        onResult: (r) => void seen.push({ path: r.path, started: c.started }),
         onProgress: (p) => progress.push(p),
       });
       assert.deepEqual(seen.map((x) => x.path), ['campaigns/autumn/notes.txt', 'campaigns/spring/index.html', 'campaigns/spring/styles.css', 'index.html']);
-      // The file list, then one request per file up to the one just searched (natural path order:
-      // autumn/notes, autumn/teaser, spring/index, spring/styles, summer/launch, index.html).
-      assert.deepEqual(seen.map((x) => x.requestsSoFar), [2, 4, 5, 7]);
+      // Natural path order: autumn/notes, autumn/teaser, spring/index, spring/styles,
+      // summer/launch, index.html. When a file's result is handed over, the file list, the files
+      // up to it and the next one (already on its way while this one was searched) were asked for.
+      assert.deepEqual(seen.map((x) => x.started), [3, 5, 6, 7]);
+      assert.deepEqual(c.calls, [`files ${siteId}`, ...['campaigns/autumn/notes.txt', 'campaigns/autumn/teaser.html', 'campaigns/spring/index.html', 'campaigns/spring/styles.css', 'campaigns/summer/launch.md', 'index.html'].map((p) => `contents ${p}`)]);
+      assert.equal(c.maxRunning, 1, 'one request at a time');
       assert.deepEqual(progress[0], { phase: 'listing', done: 0, total: undefined, found: 0, failed: 0 });
       assert.deepEqual(progress[1], { phase: 'scanning', done: 0, total: 6, found: 0, failed: 0 });
       assert.deepEqual(progress.slice(2, -1).map((p) => `${p.done}/${p.total} ${p.found}`), ['1/6 1', '2/6 1', '3/6 2', '4/6 3', '5/6 3', '6/6 4']);
@@ -324,8 +328,8 @@ describe('search: the scan engine (local service)', function () {
       assert.equal(new Set(got).size, 3);
       assert.ok(got.every((p) => p.startsWith(`${FOLDER}/`)));
       assert.equal(c.started, startedAtBreak, 'no source call after the loop was left');
-      // Back-pressure: with a buffer of 1 and two workers, only a few files beyond the three taken were read.
-      assert.ok(c.started <= 1 + 3 + 1 + 2, `${c.started} source calls`);
+      // Back-pressure: with a buffer of 1 and two workers (each one reply ahead), only a few files beyond the three taken were read.
+      assert.ok(c.started <= 1 + 3 + 1 + 2 * 2, `${c.started} source calls`);
     });
   });
 
