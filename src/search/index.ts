@@ -18,6 +18,10 @@
 //                                     → SiteChangesBuilder: days() → files → revisions, files()
 //                                       with the "Open Changes" pair, authors() (siteChanges.ts)
 //
+//   hitLabel, progressLabel, periodLabel, dayLabel
+//                                     → the views' words ("added 2", "132 / 1,840 files",
+//                                       "Last 7 days", "Yesterday"), translated (labels.ts)
+//
 // What the extension provides (source.ts): a HistorySource (file list, revision list, every
 // revision's content of a file in one go — the revision store) and a Schedule (the request
 // scheduler at background priority). clientSource / directSchedule implement them on the bare
@@ -38,6 +42,7 @@ export {
   type FileChanges,
   type Period,
 } from './siteChanges';
+export { dayLabel, hitLabel, periodLabel, progressLabel } from './labels';
 export { abortError, clientSource, directSchedule, type HistorySource, type RevisionMeta, type RevisionReads, type Schedule, type SourceCallOptions } from './source';
 export {
   DEFAULT_CONCURRENCY,
