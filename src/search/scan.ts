@@ -84,6 +84,11 @@ export function isFileError(e: unknown): boolean {
   return e instanceof ApiError && (e.kind === 'service' || e.kind === 'invalid-reply' || e.kind === 'http');
 }
 
+/** A whole number ≥ 1, or the default when `n` is not a finite number. */
+function positiveInt(n: number | undefined, dflt: number): number {
+  return typeof n === 'number' && Number.isFinite(n) ? Math.max(1, Math.floor(n)) : dflt;
+}
+
 /** The files of `paths` in the scope, each once, in natural path order. */
 export function filesInScope(paths: readonly unknown[], folder: string | undefined): string[] {
   const prefix = folder ? `${folder}/` : '';
@@ -107,7 +112,7 @@ interface FileWork<D, R> {
 /** Runs `work` over the scope's files. See the header for the guarantees. */
 export async function runScan<D, R>(o: ScanOptions, work: FileWork<D, R>): Promise<ScanSummary> {
   const schedule = o.schedule ?? directSchedule;
-  const concurrency = Math.max(1, Math.floor(o.concurrency ?? DEFAULT_CONCURRENCY));
+  const concurrency = positiveInt(o.concurrency, DEFAULT_CONCURRENCY);
   const fileError = o.isFileError ?? isFileError;
   const { siteId } = o.scope;
   const ac = new AbortController();
@@ -266,7 +271,7 @@ export async function searchHistory(o: HistorySearchOptions): Promise<HistorySea
  * settles with the scan (it rejects when the scan fails; the loop then throws the same error).
  */
 export function searchHistoryIterable(o: HistorySearchOptions & { buffer?: number }): AsyncIterable<FileSearchResult> & { summary: Promise<HistorySearchSummary> } {
-  return iterate<FileSearchResult, HistorySearchSummary>(o, o.buffer ?? 16, (emit, signal) => searchHistory({ ...o, signal, onResult: emit }));
+  return iterate<FileSearchResult, HistorySearchSummary>(o, positiveInt(o.buffer, 16), (emit, signal) => searchHistory({ ...o, signal, onResult: emit }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -318,7 +323,7 @@ function iterate<T, S>(o: { signal?: AbortSignal }, capacity: number, start: (em
   const emit = async (item: T): Promise<void> => {
     queue.push(item);
     poke();
-    while (queue.length >= Math.max(1, capacity) && !ac.signal.aborted) await new Promise<void>((r) => (room = r));
+    while (queue.length >= capacity && !ac.signal.aborted) await new Promise<void>((r) => (room = r));
   };
   const summary = start(emit, ac.signal).finally(() => {
     ended = true;

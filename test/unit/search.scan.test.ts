@@ -210,6 +210,15 @@ describe('search: the scan engine (local service)', function () {
       assert.deepEqual([first.found, second.found], [4, 2]);
     });
 
+    it('an odd concurrency or buffer falls back to the default instead of scanning nothing', async () => {
+      const c = counting(clientSource(client));
+      const s = await searchHistory({ scope: { siteId }, source: c.source, concurrency: Number.NaN, query: { pattern: MARKER } });
+      assert.deepEqual([s.done, s.found, c.maxRunning], [6, 4, 6]);
+      const got: string[] = [];
+      for await (const r of searchHistoryIterable({ scope: { siteId }, source: clientSource(client), concurrency: 0, buffer: Number.NaN, query: { pattern: MARKER } })) got.push(r.path);
+      assert.equal(got.length, 4);
+    });
+
     it('an invalid query fails before any request', async () => {
       await assert.rejects(searchHistory({ scope: { siteId }, source: clientSource(client), query: { pattern: '([', isRegExp: true } }), { name: 'QueryError' });
       assert.equal(service.count(), 0);
