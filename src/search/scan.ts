@@ -105,7 +105,7 @@ export function filesInScope(paths: readonly unknown[], folder: string | undefin
 interface FileWork<D, R> {
   fetch(path: string, o: SourceCallOptions): Promise<D>;
   process(path: string, data: D): R | undefined;
-  /** Awaited before the worker takes its next file (back-pressure). */
+  /** Awaited before the worker processes its next file (back-pressure; that file's request may already be on its way). */
   emit(result: R): void | Promise<void>;
 }
 
