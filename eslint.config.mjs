@@ -1,5 +1,5 @@
 // Lint: the recommended JavaScript and TypeScript rules, plus a guard that keeps `vscode`
-// out of the folders that run in plain Node (src/api, src/search).
+// out of the folders that run in plain Node (src/api, src/store, src/scheduler, src/search).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -18,6 +18,10 @@ export default tseslint.config(
   {
     files: ['src/api/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api must not depend on vscode.' }] }] },
+  },
+  {
+    files: ['src/store/**/*.ts', 'src/scheduler/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/store and src/scheduler run in plain Node: they must not depend on vscode.' }] }] },
   },
   {
     files: ['src/search/**/*.ts'],

@@ -20,7 +20,12 @@
 //                the large data set (bench/activationChild.ts, bench/scaleChild.ts);
 //   4. client    the client against raw undici on one keep-alive connection (bench/clientOverhead.ts),
 //                with the local service in its own process;
-//   5. search    History Search (src/search): one file's history, a whole-site scan and its
+//   5. store     the disk store in fresh Node processes (bench/storeChild.ts): a 100 KB revision
+//                and the 100,000-file list of a site read back after a restart;
+//   6. scheduler the request scheduler's overhead, its own cost, and 500 background reads with a
+//                user action behind them (bench/schedulerBench.ts), the service (with its large
+//                data set) in its own process;
+//   7. search    History Search (src/search): one file's history, a whole-site scan and its
 //                cancellation against the service's search-scale data set (bench/search.ts).
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
 import * as fs from 'node:fs';
@@ -29,6 +34,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Cleanup, startService as startServiceProcess } from '../test/host/common';
 import { clientOverhead, type OverheadResult } from './clientOverhead';
+import { schedulerBench, type SchedulerFigures } from './schedulerBench';
 import { isStopping, lastJson, log, MB, median, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
 import { kb, markdown, textTable, writeReadme, type Machine, type Row } from './report';
 import { searchBench, searchRows } from './search';
@@ -56,7 +62,23 @@ const TARGETS = {
   orderingMs: 50,
   activationMs: 15,
   vsixKB: 400,
+  storeRevisionMs: 20,
+  storeFilesModelMs: 200,
+  schedulerOverheadPercent: 2,
+  schedulerConcurrency: 6,
 };
+
+interface StoreRevisionSample {
+  openMs: number;
+  readMs: number;
+}
+
+interface StoreFilesSample {
+  openMs: number;
+  peekMs: number;
+  modelMs: number;
+  listToModelMs: number;
+}
 
 interface ActivationSample {
   bundleBytes: number;
@@ -135,6 +157,8 @@ async function main(): Promise<number> {
     activation: quick ? 3 : 9,
     scale: quick ? 3 : 5,
     host: quick ? 2 : 3,
+    store: quick ? 3 : 9,
+    schedulerIterations: quick ? 200 : 600,
   };
   const started = Date.now();
   const m = machine();
@@ -284,7 +308,43 @@ async function main(): Promise<number> {
       }
     });
 
-    // ---- 5. History Search, the service (search-scale data set) in its own process
+    // ---- 5. the disk store, fresh processes (the first read of a process is the figure)
+    const store = await stage('disk store (fresh processes)', async () => {
+      const folder = path.join(tmp, 'store', 'account');
+      const child = path.join(__dirname, 'storeChild.js');
+      const prep = await runNode([child, 'prepare', folder], { label: 'store', timeoutMs: 300_000 });
+      if (prep.code !== 0) throw new Error(`filling the store failed (exit ${prep.code ?? prep.signal})`);
+      const revision: StoreRevisionSample[] = [];
+      const files: StoreFilesSample[] = [];
+      for (let i = 0; i < n.store; i++) {
+        for (const mode of ['revision', 'files'] as const) {
+          const r = await runNode([child, mode, folder], { label: 'store', timeoutMs: 60_000 });
+          if (r.code !== 0) throw new Error(`store sample ${i + 1} (${mode}) failed (exit ${r.code ?? r.signal})`);
+          if (mode === 'revision') revision.push(lastJson<StoreRevisionSample>(r.stdout));
+          else files.push(lastJson<StoreFilesSample>(r.stdout));
+        }
+      }
+      return { revision, files };
+    });
+
+    // ---- 6. the request scheduler, the service (with the large data set) in its own process
+    const scheduler = await stage('request scheduler', async (): Promise<SchedulerFigures> => {
+      const service = await startServiceProcess({ dataFile: path.join(tmp, 'service-large', 'service.json'), args: ['--quiet', '--large'], cleanup });
+      try {
+        return await schedulerBench(service.url, {
+          iterations: n.schedulerIterations,
+          warmup: 50,
+          latencyMs: 1,
+          configure: (c) => configureService(service.url, c),
+          resetStats: async () => void (await (await fetch(`${service.url}/__control/reset-stats`, { method: 'POST' })).arrayBuffer()),
+          stats: async () => (await (await fetch(`${service.url}/__control/stats`)).json()) as { maxInFlight: number },
+        });
+      } finally {
+        await service.stop();
+      }
+    });
+
+    // ---- 7. History Search, the service (search-scale data set) in its own process
     const search = await stage('history search', () => searchBench({ quick, tmp, cleanup }));
 
     // ---- the report
@@ -410,6 +470,30 @@ async function main(): Promise<number> {
       });
     }
 
+    if (store) {
+      const read = median(pick(store.revision, (x) => x.readMs));
+      const open = median(pick([...store.revision, ...store.files], (x) => x.openMs));
+      row({ group: 'Disk store', id: 'store.revisionMs', name: 'reopen a 100 KB revision from disk (fresh process: the store’s read, hash checked)', measured: `${ms(read, 2)} (opening the store before it: ${ms(open)})`, value: round(read, 3), unit: 'ms', target: `≤ ${TARGETS.storeRevisionMs} ms`, ok: read <= TARGETS.storeRevisionMs });
+      const total = median(pick(store.files, (x) => x.listToModelMs));
+      row({
+        group: 'Disk store',
+        id: 'store.filesModelMs',
+        name: 'a cached site of 100,000 files after a restart: file list from disk → folder model (fresh process)',
+        measured: `${ms(total)} (list ${ms(median(pick(store.files, (x) => x.peekMs)))} + model ${ms(median(pick(store.files, (x) => x.modelMs)))})`,
+        value: round(total, 2),
+        unit: 'ms',
+        target: `≤ ${TARGETS.storeFilesModelMs} ms`,
+        ok: total <= TARGETS.storeFilesModelMs,
+      });
+    }
+    if (scheduler) {
+      const o = scheduler.overhead;
+      row({ group: 'Scheduler', id: 'scheduler.overheadPercent', name: `overhead per request at ${o.latencyMs} ms service latency (client with − without scheduler, ÷ raw undici)`, measured: `${o.percentOfRaw.toFixed(2)} % (${o.pairedDiffMedianUs.toFixed(1)} µs of ${o.rawMedianUs.toFixed(0)} µs)`, value: round(o.percentOfRaw, 3), unit: '%', target: `≤ ${TARGETS.schedulerOverheadPercent} %`, ok: o.percentOfRaw <= TARGETS.schedulerOverheadPercent });
+      row({ group: 'Scheduler', id: 'scheduler.inProcessUs', name: 'its own cost per read (a shared call holding a slot, in process, no I/O)', measured: `${scheduler.inProcessUs.toFixed(2)} µs`, value: round(scheduler.inProcessUs, 3), unit: 'µs', target: '', ok: null });
+      const c = scheduler.concurrency;
+      row({ group: 'Scheduler', id: 'scheduler.maxInFlight', name: `${c.requests} concurrent background reads, concurrency ${c.limit}: most in flight at the service`, measured: `${c.maxInFlight}${c.failed ? ` (${c.failed} failed)` : ''}`, value: c.maxInFlight, unit: 'requests', target: `≤ ${TARGETS.schedulerConcurrency}`, ok: c.maxInFlight <= TARGETS.schedulerConcurrency && c.failed === 0 });
+      row({ group: 'Scheduler', id: 'scheduler.userOvertaken', name: 'a user action queued behind them: requests started between queueing it and its start', measured: `${c.startedBeforeUser} (${c.inFlightWhenQueued} in flight when it was queued)`, value: c.startedBeforeUser, unit: 'requests', target: '0', ok: c.startedBeforeUser === 0 });
+    }
     if (search) rows.push(...searchRows(search));
 
     if (size) {
@@ -434,6 +518,8 @@ async function main(): Promise<number> {
         activation: plain?.activation,
         activationCold: plain?.activationCold,
         scale: plain?.scale,
+        store,
+        scheduler,
         search,
         size,
       },

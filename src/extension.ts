@@ -10,6 +10,7 @@ import { SitesModel } from './sites/sitesModel';
 import { SitesTreeProvider } from './sites/sitesTree';
 import { createSitesView } from './sites/sitesView';
 import { Notifier } from './ui/notify';
+import { registerLmTools } from './lm';
 import { registerRevisions, type RevisionsApi } from './revisions';
 
 /**
@@ -64,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   );
 
   const revisions = registerRevisions({ context, session, model, tree, log, notifier });
+  context.subscriptions.push(...registerLmTools({ session, model, store: revisions.store, log }));
 
   // Secrets are read asynchronously; the view shows its welcome content until then.
   const ready = session.restore().then(() => autoSignIn(session, log));

@@ -7,6 +7,7 @@
 
 import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransportError, NetworkError, type ApiErrorKind } from './errors';
 import { HttpTransport, isLoopbackHost, normalizeBaseUrl, pathPrefix, serviceTarget, type Exchange, type ProxyResolver } from './http';
+import type { RequestScheduler, SharedCall } from '../scheduler/scheduler';
 import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, type CallOptions, type Credentials, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
 import { excerpt, makeRedactor, parseEnvelope, toFiles, toRevision, toRevisions, toSaveResult, toSites, type Redactor } from './validate';
 
@@ -36,6 +37,14 @@ export interface ClientOptions {
   proxy?: ProxyResolver;
   /** One event per attempt, for the log. */
   onEvent?: (e: RequestEvent) => void;
+  /**
+   * The extension's one request scheduler (src/scheduler): each attempt waits for a slot to the
+   * origin (CallOptions.priority), identical concurrent reads share one request, and a 429/503
+   * with Retry-After holds every request to the origin. Without it, requests go out at once.
+   * The time-out of an attempt runs from the moment it has its slot (waiting is ended by the
+   * caller's signal, not by the time-out); RequestEvent.ms does not count the wait either.
+   */
+  scheduler?: RequestScheduler;
 }
 
 /** One attempt of one request, for the log. Never carries credentials or request bodies. */
@@ -85,6 +94,8 @@ interface RequestSpec {
 
 /** What a call derives from the credentials (see authOf). */
 interface Auth {
+  /** Tells one set of credentials from the next (requests of different accounts are never shared). */
+  serial: number;
   email: string;
   password: string;
   rawApiKey: string | undefined;
@@ -189,7 +200,8 @@ export class SiteRevisionClient {
     return this.transport.close();
   }
 
-  private async call<T>(spec: RequestSpec, o: CallOptions | undefined, parse: (json: Record<string, unknown>, redact: Redactor) => T): Promise<T> {
+  /** `shared`: this is the one request that share() runs for every caller of an identical read (see below). */
+  private async call<T>(spec: RequestSpec, o: CallOptions | undefined, parse: (json: Record<string, unknown>, redact: Redactor) => T, shared?: SharedCall): Promise<T> {
     const { operation } = spec;
     const signal = o?.signal;
     const timeoutMs = positive('timeoutMs', o?.timeoutMs, this.timeoutMs);
@@ -217,23 +229,47 @@ export class SiteRevisionClient {
     if (apiKey && /[^\x21-\x7e]/.test(apiKey)) refuse(new AuthError(operation, 'the API key contains characters that cannot be sent'));
     if (signal?.aborted) refuse(new CancelledError(operation));
 
-    const body = spec.form.length ? `${auth.form}&${new URLSearchParams(spec.form).toString()}` : auth.form;
+    const fields = spec.form.length ? new URLSearchParams(spec.form).toString() : '';
+    const body = fields ? `${auth.form}&${fields}` : auth.form;
     const maxAttempts = spec.read ? 1 + this.retries : 1;
+    const maxResponseBytes = o?.maxResponseBytes === undefined ? undefined : positive('maxResponseBytes', o.maxResponseBytes, 0);
+    const { scheduler } = this.opts;
+    const priority = o?.priority ?? 'user';
+    if (scheduler && spec.read && !shared) {
+      // Identical reads in flight share one request (same account, operation, target and size
+      // limit), which runs with a signal that aborts once every caller has aborted.
+      const key = `${auth.serial}\n${operation}\n${target}\n${fields}\n${maxResponseBytes ?? ''}`;
+      const cancelled = () => new CancelledError(operation);
+      return scheduler.share(key, signal ? { priority, signal, cancelled } : { priority }, (call) => this.call(spec, { ...o, signal: call.signal }, parse, call));
+    }
 
     for (let attempt = 1; ; attempt++) {
+      let release: (() => void) | undefined;
+      if (scheduler && !(release = signal?.aborted ? undefined : scheduler.tryAcquire(origin))) {
+        try {
+          release = await scheduler.acquire(origin, { priority, signal, shared, front: attempt > 1 });
+        } catch {
+          refuse(new CancelledError(operation));
+        }
+      }
       const started = performance.now();
-      const x: Exchange = { operation, origin, target, url, body, apiKey, signal, timeoutMs, redact };
+      const x: Exchange = { operation, origin, target, url, body, apiKey, signal, timeoutMs, maxResponseBytes, redact };
       try {
         const reply = await this.transport.send(x);
+        release?.();
         const value = parse(parseEnvelope(operation, reply.body, reply.contentType, redact), redact);
         this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'ok', ...via(x) });
         return value;
       } catch (e) {
         const err = scrub(toApiError(e, operation, redact), redact);
+        // The origin asked to wait: every request to it waits (the scheduler holds them), this one
+        // included. Held before the slot is freed, so that no waiting request slips through.
+        const held = scheduler ? holdOrigin(scheduler, origin, err) : false;
+        release?.();
         if (attempt < maxAttempts && err.retryable && !signal?.aborted) {
           const delay = this.retryDelay(attempt, err);
           this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'retry', errorKind: err.kind, error: err.message, retryInMs: delay, ...via(x) });
-          await sleep(delay, signal, operation);
+          if (!held) await sleep(delay, signal, operation);
           continue;
         }
         this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'error', errorKind: err.kind, error: err.message, ...via(x) });
@@ -248,6 +284,7 @@ export class SiteRevisionClient {
     if (a && a.email === creds.email && a.password === creds.password && a.rawApiKey === creds.apiKey) return a;
     const apiKey = creds.apiKey?.trim() || undefined;
     this.#auth = {
+      serial: ++authSerial,
       email: creds.email,
       password: creds.password,
       rawApiKey: creds.apiKey,
@@ -272,6 +309,18 @@ export class SiteRevisionClient {
       // a failing logger must not break requests
     }
   }
+}
+
+let authSerial = 0;
+
+/**
+ * Tells the scheduler to hold every request to the origin when the service answered 429 or 503
+ * with a Retry-After (capped like the retry delay). True when it did.
+ */
+function holdOrigin(scheduler: RequestScheduler, origin: string, err: ApiError): boolean {
+  if (!(err instanceof HttpStatusError) || (err.status !== 429 && err.status !== 503) || !err.retryAfterMs) return false;
+  scheduler.backOff(origin, Math.min(err.retryAfterMs, MAX_RETRY_AFTER_MS));
+  return true;
 }
 
 /** The form fields of Save Site: only defined fields; integers as decimal strings. */

@@ -132,6 +132,8 @@ export interface Exchange {
   apiKey?: string;
   signal?: AbortSignal;
   timeoutMs: number;
+  /** This call's own reply size limit, instead of the transport's. */
+  maxResponseBytes?: number;
   redact: Redactor;
   status?: number;
   /** Set by the transport when the request went through a proxy: the proxy without credentials. */
@@ -170,7 +172,7 @@ export class HttpTransport {
     }
     if (x.signal?.aborted) throw new CancelledError(operation);
     const dispatcher = this.dispatcher(undici, x);
-    return new Promise<Reply>((resolve, reject) => new ReplyReader(x, this.opts.maxResponseBytes, resolve, reject).start(dispatcher));
+    return new Promise<Reply>((resolve, reject) => new ReplyReader(x, x.maxResponseBytes ?? this.opts.maxResponseBytes, resolve, reject).start(dispatcher));
   }
 
   /** The dispatcher of one request: the caller's, a ProxyAgent for the route the resolver picks, or the own Agent. */

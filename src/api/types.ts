@@ -88,4 +88,14 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the client's default time-out for this call, in milliseconds. */
   timeoutMs?: number;
+  /**
+   * With a scheduler (ClientOptions.scheduler): `user` (default) for what a person waits for,
+   * `background` for refreshes, prefetching and scans. Without one: ignored.
+   */
+  priority?: RequestPriority;
+  /** Overrides the client's maxResponseBytes for this call (a larger reply fails with InvalidReplyError "reply too large"). */
+  maxResponseBytes?: number;
 }
+
+/** The priority of a request in the scheduler (src/scheduler). */
+export type RequestPriority = 'user' | 'background';

@@ -2,6 +2,7 @@
 // workbench page through Chromium — the drawn text of a view, a button, a tab title — instead of
 // trusting a context key or a command result. Under a runner without a page (the desktop
 // runner) `screen()` is undefined and the tests that need it skip, saying why.
+import * as vscode from 'vscode';
 import type { DriverRequest, Target } from '../host/driver';
 
 export type { Target } from '../host/driver';
@@ -102,15 +103,14 @@ export class Screen {
 
   // ---- the workbench parts the suites read
 
-  /** Opens the Site Revisions container (never toggles it closed). */
+  /**
+   * Shows the Sites view (never toggles the side bar closed: clicking the activity-bar item of the
+   * container already shown would hide it) and waits until its pane is drawn.
+   */
   async openSitesView(): Promise<void> {
-    const item = { selector: '.part.activitybar .action-item:has([aria-label^="Site Revisions"]), .part.activitybar .action-item[aria-label^="Site Revisions"]' };
-    await this.waitFor({ ...item, timeoutMs: 30000 });
+    await vscode.commands.executeCommand('siteRevisions.sites.focus');
     // A container with one view hides that view's header: the pane body is what is drawn.
-    const body = { selector: `${this.pane('Sites')} > .pane-body` };
-    const shown = await this.count(body);
-    if (!shown || !(await this.visible(body))) await this.click(item);
-    await this.waitFor(body);
+    await this.waitFor({ selector: `${this.pane('Sites')} > .pane-body`, timeoutMs: 30000 });
   }
 
   /** The pane of a view in the side bar, by its header title. */

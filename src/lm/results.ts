@@ -1,0 +1,89 @@
+// Pure (no `vscode`): what the language-model tools return to an agent, and how their input is
+// read. Results are one line of plain text that says what the data is, then JSON: server strings
+// stay data (quoted), never instructions or markup, and an agent can read every field exactly.
+// Nothing here ever carries a secret: sites are reduced to a fixed list of non-secret fields.
+import type { Site } from '../api/types';
+
+/** Caps (an agent's context is small; a tool result must not flood it). */
+export const LIMITS = {
+  files: { default: 200, max: 2000 },
+  revisions: { default: 50, max: 500 },
+  contentChars: { default: 20_000, max: 200_000 },
+} as const;
+
+/** The fields of a site an agent gets: never `ftp_pass`, `db_password` or any other field. */
+export interface SiteSummary {
+  id: string;
+  name: string;
+  serverType: string;
+  host: string;
+  directory: string;
+  webUrl: string;
+  shared: boolean;
+}
+
+export function siteSummary(site: Site): SiteSummary {
+  return {
+    id: site.id,
+    name: site.name,
+    serverType: site.server_type || 'None',
+    host: site.domain,
+    directory: site.dir,
+    webUrl: site.web_url,
+    shared: site.shared,
+  };
+}
+
+/** A whole number from the input within [1, max], or the default. */
+export function limitOf(value: unknown, cap: { default: number; max: number }): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isFinite(n)) return cap.default;
+  return Math.min(cap.max, Math.max(1, Math.floor(n)));
+}
+
+/** A non-empty trimmed string from the input, or undefined. */
+export function textOf(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+export class ToolInputError extends Error {}
+
+/**
+ * The site an agent names: by id, else by name (exact, ignoring case), else the one site whose
+ * name contains the text. Ambiguity and absence are errors that list what to use instead.
+ */
+export function findSite(sites: readonly Site[], ref: string): Site {
+  const byId = sites.find((s) => s.id === ref);
+  if (byId) return byId;
+  const lower = ref.toLowerCase();
+  const exact = sites.filter((s) => s.name.toLowerCase() === lower);
+  if (exact.length === 1) return exact[0]!;
+  const partial = exact.length > 1 ? exact : sites.filter((s) => s.name.toLowerCase().includes(lower));
+  if (partial.length === 1) return partial[0]!;
+  const candidates = (partial.length ? partial : sites).slice(0, 20).map((s) => ({ id: s.id, name: s.name }));
+  throw new ToolInputError(
+    partial.length > 1
+      ? `Several sites match ${JSON.stringify(ref)}; call again with one of these ids: ${JSON.stringify(candidates)}`
+      : `No site matches ${JSON.stringify(ref)}. Sites (id and name): ${JSON.stringify(candidates)}${sites.length > 20 ? ` and ${sites.length - 20} more` : ''}`,
+  );
+}
+
+/** One line saying what follows, then the data as JSON. */
+export function result(summary: string, data: unknown): string {
+  return `${summary}\n${JSON.stringify(data)}`;
+}
+
+/**
+ * At most `max` characters of a revision's content, cut on a line boundary when one is near, and
+ * whether it was cut (the result says so: an agent must not take a prefix for the whole file).
+ */
+export function capContent(content: string, max: number): { text: string; truncated: boolean } {
+  if (content.length <= max) return { text: content, truncated: false };
+  let cut = content.lastIndexOf('\n', max);
+  if (cut < max * 0.8) cut = max;
+  // Never split a surrogate pair.
+  const code = content.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut--;
+  return { text: content.slice(0, cut), truncated: true };
+}

@@ -1,0 +1,508 @@
+// The disk store: revision contents and the three lists of one account, kept on disk between
+// sessions (plain Node: no `vscode` import). See index.ts for how the extension uses it.
+//
+// Layout, below the folder the caller gives (folders 0700, files 0600):
+//   v1/blobs/<2 hex>/<sha256>   every stored value, named by the SHA-256 of its bytes: two
+//                               revisions with the same content, or a list fetched again
+//                               unchanged, share one file; each read checks the hash
+//   v1/index/                   which key names which blob, sizes, LRU order (catalog.ts)
+//   v1/tmp/                     temporary files of atomic writes (renamed into blobs/)
+// Keys: a revision's content (site id, revision id); the sites list; a site's file list; a
+// file's revision list. A key is evicted least recently used first once everything stored
+// exceeds `maxBytes`; a blob is deleted when no key names it any more.
+//
+// Nothing here throws at the caller for a disk problem (full, read-only, unreadable, corrupt):
+// the problem is logged once per operation, a read is a miss, a write is skipped. Secrets never
+// get here: sites are cut to an allow-list first (lists.ts), contents and paths are not secrets.
+import { createHash } from 'node:crypto';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import { Catalog, isHash, type Entry } from './catalog';
+import { cleanTemp, isMissing, privateDir, writeAtomic } from './files';
+import { cachedFiles, cachedRevisions, cachedSites, decodeFiles, encodeFiles, type CachedRevision, type CachedSite } from './lists';
+
+export interface DiskStoreOptions {
+  /**
+   * Bound of everything stored (contents and lists), in bytes. 0 turns the store off: nothing is
+   * read or written, and what an earlier session stored in the folder is deleted.
+   */
+  maxBytes: number;
+  /** Problems worth a line in the log (a disk error, a corrupt entry dropped). */
+  log?: (message: string) => void;
+}
+
+/** The lists the store keeps. */
+export type ListKey = { kind: 'sites' } | { kind: 'files'; siteId: string } | { kind: 'revisions'; siteId: string; path: string };
+
+/** What a list holds: sites without secrets, file paths, revisions without content. */
+export type ListValue<K extends ListKey> = K extends { kind: 'sites' } ? CachedSite[] : K extends { kind: 'files' } ? string[] : CachedRevision[];
+
+/** What put() accepts for a list: the client's values (sites with passwords, revisions with content) are fine, they are cut down first. */
+export type ListInput<K extends ListKey> = K extends { kind: 'sites' } ? readonly object[] : K extends { kind: 'files' } ? readonly string[] : readonly { id: string; date: string; author: string }[];
+
+export interface Cached<T> {
+  value: T;
+  /** When the value was fetched from the service (epoch ms), as given to put(). */
+  fetchedAt: number;
+}
+
+export interface StoreStats {
+  /** Keys stored (contents and lists). */
+  entries: number;
+  /** Bytes of the blobs they name (each blob once). */
+  bytes: number;
+  maxBytes: number;
+}
+
+/** Blobs that no key names are deleted at compaction once they are this old (a blob another window just wrote may not be in the index yet). */
+const ORPHAN_AGE_MS = 10 * 60_000;
+/** Eviction frees this much below the bound at most (or a tenth of it, if less). */
+const EVICT_SLACK_BYTES = 8 * 1024 * 1024;
+/** Use records wait this long to be written together. */
+const USE_FLUSH_MS = 1000;
+
+export class DiskStore {
+  private max: number;
+  private readonly data: string;
+  private readonly blobsDir: string;
+  private readonly tmpDir: string;
+  private readonly catalog: Catalog;
+  private opening: Promise<void>;
+  /** Open and usable (maxBytes > 0 and the folder could be set up). */
+  private open = false;
+  private disposed = false;
+  /** Serialises everything that changes the index or the files. */
+  private chain: Promise<unknown> = Promise.resolve();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private compacting = false;
+  private readonly madeDirs = new Set<string>();
+  /** Blobs being written by puts that the index does not name yet (not to be deleted meanwhile). */
+  private readonly writing = new Map<string, number>();
+
+  constructor(
+    readonly folder: string,
+    private readonly opts: DiskStoreOptions,
+  ) {
+    this.max = checkBytes(opts.maxBytes);
+    this.data = path.join(folder, 'v1');
+    this.blobsDir = path.join(this.data, 'blobs');
+    this.tmpDir = path.join(this.data, 'tmp');
+    this.catalog = new Catalog(path.join(this.data, 'index'), this.tmpDir, (m) => this.log(m));
+    this.opening = this.start();
+  }
+
+  /** Settles once the index is loaded (or the store is off); operations wait for it themselves. */
+  get ready(): Promise<void> {
+    return this.opening;
+  }
+
+  /** Whether the store reads and writes (maxBytes > 0, the folder usable, not disposed). */
+  get enabled(): boolean {
+    return this.open && !this.disposed;
+  }
+
+  get maxBytes(): number {
+    return this.max;
+  }
+
+  stats(): StoreStats {
+    return { entries: this.catalog.entries.size, bytes: this.catalog.total, maxBytes: this.max };
+  }
+
+  /**
+   * Changes the bound: a smaller one evicts at once; 0 turns the store off and deletes what it
+   * holds; from 0 to more, the store starts (empty).
+   */
+  async setMaxBytes(maxBytes: number): Promise<void> {
+    const next = checkBytes(maxBytes);
+    await this.opening.catch(() => undefined);
+    const was = this.max;
+    this.max = next;
+    if (this.disposed) return;
+    if (next === 0) {
+      if (was !== 0) await this.exclusive(() => this.wipe());
+    } else if (!this.open) {
+      this.opening = this.start();
+      await this.opening;
+    } else {
+      await this.exclusive(() => this.enforce());
+    }
+  }
+
+  // ---- revision contents
+
+  /** A revision's content as stored (checked against its hash), or undefined: not stored, or dropped as corrupt. */
+  async getContent(siteId: string, revisionId: string): Promise<Uint8Array | undefined> {
+    return this.read(contentKey(siteId, revisionId));
+  }
+
+  /** Whether the index names this content (as of the last look at the other windows' journals; see refresh()). */
+  hasContent(siteId: string, revisionId: string): boolean {
+    return this.enabled && this.catalog.get(contentKey(siteId, revisionId)) !== undefined;
+  }
+
+  /** SHA-256 (hex) of a stored content's UTF-8 bytes, without reading it. */
+  digestOf(siteId: string, revisionId: string): string | undefined {
+    return this.enabled ? this.catalog.get(contentKey(siteId, revisionId))?.hash : undefined;
+  }
+
+  /** Stores a revision's content (strings as UTF-8). False when not stored: off, larger than the bound, or a disk error. */
+  async putContent(siteId: string, revisionId: string, content: string | Uint8Array): Promise<boolean> {
+    const key = contentKey(siteId, revisionId);
+    if (!(await this.usable())) return false;
+    // A revision never changes: stored once is enough.
+    if (this.catalog.get(key)) return true;
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    return this.write(key, bytes, Date.now());
+  }
+
+  // ---- lists
+
+  /** A list as last stored, with the time it was fetched; undefined when there is none. */
+  async peek<K extends ListKey>(key: K): Promise<Cached<ListValue<K>> | undefined> {
+    const k = listKey(key);
+    const entry = await this.entryOf(k);
+    if (!entry) return undefined;
+    const bytes = await this.readEntry(k, entry);
+    if (!bytes) return undefined;
+    let value: CachedSite[] | string[] | CachedRevision[];
+    try {
+      const text = bytes.toString('utf8');
+      value = key.kind === 'files' ? decodeFiles(text) : key.kind === 'sites' ? cachedSites(JSON.parse(text)) : cachedRevisions(JSON.parse(text));
+    } catch {
+      await this.exclusive(() => this.dropKey(k, entry.hash));
+      return undefined;
+    }
+    return { value: value as ListValue<K>, fetchedAt: entry.stamp };
+  }
+
+  /**
+   * Stores a list fetched at `fetchedAt` (default now). Sites lose every field that is not on
+   * the allow-list (lists.ts) before anything is written; revisions lose their content.
+   */
+  async put<K extends ListKey>(key: K, value: ListInput<K>, fetchedAt = Date.now()): Promise<boolean> {
+    if (!(await this.usable())) return false;
+    const text = key.kind === 'files' ? encodeFiles(cachedFiles(value)) : JSON.stringify(key.kind === 'sites' ? cachedSites(value) : cachedRevisions(value));
+    return this.write(listKey(key), Buffer.from(text, 'utf8'), fetchedAt);
+  }
+
+  // ---- housekeeping
+
+  /** Takes in what other windows stored or evicted since the last look. */
+  async refresh(): Promise<void> {
+    if (!(await this.usable())) return;
+    await this.exclusive(() => this.catalog.refresh());
+  }
+
+  /** Forgets everything stored for a site (it was deleted): its lists and its revisions' contents. */
+  async forgetSite(siteId: string): Promise<void> {
+    if (!(await this.usable())) return;
+    const prefixes = ['c', 'f', 'r'].map((kind) => JSON.stringify([kind, siteId]).slice(0, -1));
+    await this.exclusive(async () => {
+      await this.catalog.refresh();
+      for (const key of [...this.catalog.entries.keys()]) {
+        if (prefixes.some((p) => key.startsWith(p) && (key[p.length] === ',' || key[p.length] === ']'))) await this.unlinkFreed(this.catalog.drop(key));
+      }
+      await this.catalog.flush();
+    });
+  }
+
+  /**
+   * Folds the index's journals into a new snapshot now and sweeps blobs no key names (done on its
+   * own when the journals outgrow the snapshot). False when the store is off or another window is
+   * compacting.
+   */
+  async compact(): Promise<boolean> {
+    if (!(await this.usable())) return false;
+    try {
+      return await this.exclusive(() => (this.open ? this.catalog.compact(() => this.sweep()) : false));
+    } catch (e) {
+      this.log(`The disk cache index could not be compacted (${describe(e)}).`);
+      return false;
+    }
+  }
+
+  /** Deletes everything the store holds for this account (it stays usable). */
+  async clear(): Promise<void> {
+    if (!(await this.usable())) return;
+    await this.exclusive(async () => {
+      await this.wipe();
+      await this.setUp();
+      this.open = true;
+    });
+  }
+
+  /** Writes what waits and closes the journal. Later calls do nothing. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    await this.opening.catch(() => undefined);
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    await this.exclusive(() => (this.open ? this.catalog.close() : undefined));
+    this.disposed = true;
+  }
+
+  // ---- inside
+
+  private async start(): Promise<void> {
+    this.open = false;
+    try {
+      if (this.max === 0) {
+        // Off: nothing stays on disk (what an earlier session stored goes), nothing is created.
+        await this.exclusive(() => this.wipe());
+        return;
+      }
+      await this.exclusive(() => this.setUp());
+      this.open = true;
+      await this.exclusive(() => this.enforce());
+      this.maybeCompact();
+    } catch (e) {
+      this.open = false;
+      this.log(`The disk cache in ${this.folder} cannot be used (${describe(e)}); revisions are fetched from the service.`);
+    }
+  }
+
+  /** Creates the folders, removes temporary files of processes that are gone, loads the index. */
+  private async setUp(): Promise<void> {
+    for (const dir of [this.folder, this.data, this.blobsDir, path.join(this.data, 'index'), this.tmpDir]) await privateDir(dir);
+    this.madeDirs.clear();
+    await cleanTemp(this.tmpDir);
+    await this.catalog.load();
+  }
+
+  /** Deletes the store's files (and the account folder when nothing else is in it). */
+  private async wipe(): Promise<void> {
+    this.open = false;
+    await this.catalog.reset();
+    this.madeDirs.clear();
+    await fsp.rm(this.data, { recursive: true, force: true });
+    await fsp.rmdir(this.folder).catch(() => undefined);
+  }
+
+  private async usable(): Promise<boolean> {
+    await this.opening;
+    return this.enabled;
+  }
+
+  private exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
+    const run = this.chain.then(fn, fn);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The entry of a key; on a miss, the other windows' journals are read first. */
+  private async entryOf(key: string): Promise<Entry | undefined> {
+    if (!(await this.usable())) return undefined;
+    const e = this.catalog.get(key);
+    if (e) return e;
+    try {
+      await this.exclusive(() => this.catalog.refresh());
+    } catch (err) {
+      this.log(`The disk cache index could not be read (${describe(err)}).`);
+    }
+    return this.catalog.get(key);
+  }
+
+  private async read(key: string): Promise<Uint8Array | undefined> {
+    const e = await this.entryOf(key);
+    return e ? this.readEntry(key, e) : undefined;
+  }
+
+  /** The blob's bytes when they match the hash; otherwise the key (or every key naming a corrupt blob) is dropped. */
+  private async readEntry(key: string, e: Entry): Promise<Buffer | undefined> {
+    let bytes: Buffer;
+    try {
+      bytes = await fsp.readFile(this.blobPath(e.hash));
+    } catch (err) {
+      if (!isMissing(err)) this.log(`A disk cache entry could not be read (${describe(err)}); it is fetched again.`);
+      await this.exclusive(() => this.dropKey(key, e.hash)).catch(() => undefined);
+      return undefined;
+    }
+    if (bytes.length !== e.size || sha256(bytes) !== e.hash) {
+      this.log('A corrupt disk cache entry was dropped; it is fetched again.');
+      await this.exclusive(() => this.dropBlob(e.hash)).catch(() => undefined);
+      return undefined;
+    }
+    this.catalog.use(key);
+    this.flushSoon();
+    return bytes;
+  }
+
+  /**
+   * The blob is written outside the lock (content-addressed: two writers of the same bytes write
+   * the same file), so that concurrent puts overlap their file I/O; the index is updated under it,
+   * and one journal write carries every record queued meanwhile.
+   */
+  private async write(key: string, bytes: Uint8Array, stamp: number): Promise<boolean> {
+    if (bytes.byteLength > this.max) return false;
+    const hash = sha256(bytes);
+    this.writing.set(hash, (this.writing.get(hash) ?? 0) + 1);
+    let writing = true;
+    const done = (): void => {
+      if (!writing) return;
+      writing = false;
+      const n = this.writing.get(hash)! - 1;
+      if (n) this.writing.set(hash, n);
+      else this.writing.delete(hash);
+    };
+    try {
+      if (!this.enabled) return false;
+      await this.ensureBlob(hash, bytes);
+      const named = await this.exclusive(async () => {
+        if (!this.enabled) return false;
+        await this.unlinkFreed(this.catalog.put(key, hash, bytes.byteLength, stamp));
+        return true;
+      });
+      done(); // the index names the blob now: its reference count protects it
+      if (!named) return false;
+      await this.exclusive(async () => {
+        if (!this.open) return;
+        await this.catalog.flush();
+        await this.enforce();
+      });
+      this.maybeCompact();
+      return true;
+    } catch (e) {
+      this.log(`A disk cache entry could not be stored (${describe(e)}).`);
+      return false;
+    } finally {
+      done();
+    }
+  }
+
+  private async ensureBlob(hash: string, bytes: Uint8Array): Promise<void> {
+    const file = this.blobPath(hash);
+    if (await exists(file)) {
+      // Shared with a key stored before: fresh again, so no sweep takes it for an orphan before the index names it.
+      const now = new Date();
+      await fsp.utimes(file, now, now).catch(() => undefined);
+      return;
+    }
+    const dir = path.dirname(file);
+    if (!this.madeDirs.has(dir)) {
+      await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+      this.madeDirs.add(dir);
+    }
+    await writeAtomic(this.tmpDir, file, bytes);
+  }
+
+  /**
+   * Once everything stored exceeds the bound, evicts least recently used keys (after taking in the
+   * other windows' changes) down to a little below it, so that the next writes do not evict again
+   * one by one.
+   */
+  private async enforce(): Promise<void> {
+    if (!this.open || this.catalog.total <= this.max) return;
+    await this.catalog.refresh();
+    const target = this.max - Math.min(Math.floor(this.max / 10), EVICT_SLACK_BYTES);
+    while (this.catalog.total > target) {
+      const oldest = this.catalog.oldest();
+      if (oldest === undefined) break;
+      await this.unlinkFreed(this.catalog.drop(oldest));
+    }
+    await this.catalog.flush();
+  }
+
+  private async dropKey(key: string, hash: string): Promise<void> {
+    if (!this.open || this.catalog.get(key)?.hash !== hash) return;
+    await this.unlinkFreed(this.catalog.drop(key));
+    await this.catalog.flush();
+  }
+
+  /** A blob failed its check: every key naming it goes, and the file. */
+  private async dropBlob(hash: string): Promise<void> {
+    if (!this.open) return;
+    for (const [key, e] of [...this.catalog.entries]) if (e.hash === hash) this.catalog.drop(key);
+    await fsp.rm(this.blobPath(hash), { force: true });
+    await this.catalog.flush();
+  }
+
+  /** Deletes a blob no key names any more, unless a put is about to name it again. */
+  private async unlinkFreed(hash: string | undefined): Promise<void> {
+    if (hash && !this.writing.has(hash)) await fsp.rm(this.blobPath(hash), { force: true });
+  }
+
+  private flushSoon(): void {
+    if (this.flushTimer || this.disposed) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.exclusive(() => (this.open ? this.catalog.flush() : undefined)).catch((e: unknown) => this.log(`The disk cache index could not be written (${describe(e)}).`));
+    }, USE_FLUSH_MS);
+    this.flushTimer.unref?.();
+  }
+
+  /** Folds the journals into a new snapshot in the background when they have grown (catalog.ts). */
+  private maybeCompact(): void {
+    if (this.compacting || !this.catalog.wantsCompaction) return;
+    this.compacting = true;
+    void this.compact().finally(() => (this.compacting = false));
+  }
+
+  /** Deletes blobs no key names (older than ORPHAN_AGE_MS) and stale temporary files. */
+  private async sweep(): Promise<void> {
+    const now = Date.now();
+    for (const sub of await fsp.readdir(this.blobsDir).catch(() => [] as string[])) {
+      const dir = path.join(this.blobsDir, sub);
+      for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+        if (isHash(name) && this.catalog.referenced(name)) continue;
+        const file = path.join(dir, name);
+        const st = await fsp.stat(file).catch(() => undefined);
+        if (st && now - st.mtimeMs > ORPHAN_AGE_MS) await fsp.rm(file, { force: true, recursive: true });
+      }
+    }
+    await cleanTemp(this.tmpDir);
+  }
+
+  private blobPath(hash: string): string {
+    return path.join(this.blobsDir, hash.slice(0, 2), hash);
+  }
+
+  private log(message: string): void {
+    try {
+      this.opts.log?.(message);
+    } catch {
+      // a failing logger must not break the store
+    }
+  }
+}
+
+function contentKey(siteId: string, revisionId: string): string {
+  return JSON.stringify(['c', String(siteId), String(revisionId)]);
+}
+
+function listKey(key: ListKey): string {
+  switch (key.kind) {
+    case 'sites':
+      return JSON.stringify(['s']);
+    case 'files':
+      return JSON.stringify(['f', String(key.siteId)]);
+    case 'revisions':
+      return JSON.stringify(['r', String(key.siteId), String(key.path)]);
+    default:
+      throw new TypeError('Unknown list kind.');
+  }
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fsp.access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function checkBytes(n: number): number {
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) throw new TypeError('maxBytes must be a number of bytes, 0 or more.');
+  return Math.floor(n);
+}
+
+function describe(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const msg = e instanceof Error ? e.message : String(e);
+  return code ? `${code}: ${msg}` : msg;
+}
