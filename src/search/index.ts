@@ -23,9 +23,11 @@
 //                                       "Last 7 days", "Yesterday"), translated (labels.ts)
 //
 // What the extension provides (source.ts): a HistorySource (file list, revision list, every
-// revision's content of a file in one go — the revision store) and a Schedule (the request
-// scheduler at background priority). clientSource / directSchedule implement them on the bare
-// client for tests and until the store and the scheduler are wired.
+// revision's content of a file in one go) and a Schedule. The extension's are
+// storeSource(client, store) (store.ts: the disk store of src/store behind the client) and
+// directSchedule with a client made with the request scheduler (src/scheduler), which gives each
+// request its slot at the background priority the sources forward. clientSource is the same
+// without a store.
 export { compileQuery, crlfAwareEnd, PREVIEW_BEFORE, PREVIEW_MAX, QueryError, type Matcher, type MatchPreview, type SearchQuery } from './query';
 export { oldestFirst, searchRevisions, type FileSearchResult, type RevisionHit, type RevisionText, type SearchMode } from './history';
 export {
@@ -43,6 +45,7 @@ export {
   type Period,
 } from './siteChanges';
 export { dayLabel, hitLabel, periodLabel, progressLabel } from './labels';
+export { storeSource } from './store';
 export { abortError, clientSource, directSchedule, type HistorySource, type RevisionMeta, type RevisionReads, type Schedule, type SourceCallOptions } from './source';
 export {
   DEFAULT_CONCURRENCY,

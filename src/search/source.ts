@@ -1,27 +1,28 @@
 // Pure (no `vscode`): what the search engine needs from the rest of the extension, as small
 // interfaces, and one implementation of each on the plain service client.
 //
-// The extension is meant to pass (see README "History search"):
-// - `HistorySource`: the revision store (src/store/) — file lists and revision lists from its
-//   cache or one request each, and `revisionContents` from its content cache or ONE Get
-//   Revisions request with content (its bulk read), so a second search of the same scope sends
-//   no content request;
-// - `Schedule`: the request scheduler (src/scheduler/) at `background` priority.
-// Until those exist, and in the unit tests, `clientSource` (below) and `directSchedule` serve.
+// What the extension passes (see README "History Search and Site Changes"):
+// - `HistorySource`: `storeSource(client, store)` (store.ts here) — the file and revision lists
+//   fetched and kept in the disk store (src/store/), and `revisionContents` through the store's
+//   `fetchAllContents`: nothing requested when every content is on disk, else ONE Get Revisions
+//   with content; so a second search of the same scope sends no content request;
+// - `Schedule`: `directSchedule`, with a client made with the request scheduler
+//   (src/scheduler/, the client's `scheduler` option): each request then takes its slot in the
+//   client, at the `priority: 'background'` the sources forward.
+// `clientSource` (below) is the same without a store (tests, or the disk store turned off).
 //
 // A caution for the wiring: the engine calls `schedule` once around each source call and
-// never nests them. If the scheduler takes its slot inside the client (per attempt), `schedule`
-// must not hold a slot as well — pass `directSchedule` and let the source forward
-// `priority: 'background'` to the client — or a scan with all slots taken by `schedule` would
-// wait forever for the client's own slots.
-import type { RevisionSummary } from '../api/types';
+// never nests them. A `schedule` that holds a slot of the same scheduler the client takes its
+// slots from would deadlock a scan that fills every slot: with the scheduler in the client,
+// `schedule` must be `directSchedule` (or only order the calls, never hold a slot).
+import type { CallOptions, Revision, RevisionSummary } from '../api/types';
 import type { RevisionText } from './history';
 
 /** Passed with every source call of a scan. */
 export interface SourceCallOptions {
   /** Aborts the call (the engine aborts it when the scan is cancelled). */
   signal: AbortSignal;
-  /** Scans are background work: a user's click goes first. */
+  /** Scans are background work: a user's click goes first (the client's scheduler reads it). */
   priority: 'background';
 }
 
@@ -58,11 +59,11 @@ export function abortError(): Error {
 /** A `Schedule` that starts `fn` at once (no queue), unless `signal` is already aborted. */
 export const directSchedule: Schedule = (fn, signal) => (signal.aborted ? Promise.reject(abortError()) : fn(signal));
 
-/** The three reads the client source needs (SiteRevisionClient has them). */
+/** The three reads the sources need (SiteRevisionClient has them). */
 export interface RevisionReads {
-  getRevisionFiles(siteId: string, o?: { signal?: AbortSignal }): Promise<string[]>;
-  getRevisions(siteId: string, file: string, o?: { signal?: AbortSignal; withContent?: boolean }): Promise<RevisionSummary[]>;
-  getRevision(siteId: string, revisionId: string, o?: { signal?: AbortSignal }): Promise<{ id: string; content: string }>;
+  getRevisionFiles(siteId: string, o?: CallOptions): Promise<string[]>;
+  getRevisions(siteId: string, file: string, o?: CallOptions & { withContent?: boolean }): Promise<RevisionSummary[]>;
+  getRevision(siteId: string, revisionId: string, o?: CallOptions): Promise<Revision>;
 }
 
 /**
@@ -72,14 +73,14 @@ export interface RevisionReads {
  */
 export function clientSource(client: RevisionReads): HistorySource {
   return {
-    listFiles: (siteId, o) => client.getRevisionFiles(siteId, { signal: o.signal }),
-    listRevisions: async (siteId, path, o) => (await client.getRevisions(siteId, path, { signal: o.signal })).map(({ id, date, author }) => ({ id, date, author })),
+    listFiles: (siteId, o) => client.getRevisionFiles(siteId, { signal: o.signal, priority: o.priority }),
+    listRevisions: async (siteId, path, o) => (await client.getRevisions(siteId, path, { signal: o.signal, priority: o.priority })).map(({ id, date, author }) => ({ id, date, author })),
     async revisionContents(siteId, path, o) {
-      const list: RevisionText[] = await client.getRevisions(siteId, path, { signal: o.signal, withContent: true });
+      const list: RevisionText[] = await client.getRevisions(siteId, path, { signal: o.signal, priority: o.priority, withContent: true });
       for (let i = 0; i < list.length; i++) {
         const r = list[i]!;
         if (typeof r.content === 'string') continue;
-        const full = await client.getRevision(siteId, r.id, { signal: o.signal });
+        const full = await client.getRevision(siteId, r.id, { signal: o.signal, priority: o.priority });
         list[i] = { ...r, content: full.content };
       }
       return list;
