@@ -1,5 +1,5 @@
 // Lint: the recommended JavaScript and TypeScript rules, plus a guard that keeps `vscode`
-// out of the folders that run in plain Node (src/api, src/store, src/scheduler, src/blame).
+// out of the folders that run in plain Node (src/api, src/store, src/scheduler, src/blame, src/search).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -29,6 +29,10 @@ export default tseslint.config(
   {
     files: ['src/store/**/*.ts', 'src/scheduler/**/*.ts', 'src/blame/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/store, src/scheduler and src/blame run in plain Node: they must not depend on vscode.' }] }] },
+  },
+  {
+    files: ['src/search/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/search runs in plain Node: it must not depend on vscode.' }] }] },
   },
   {
     files: ['src/**/*.ts'],

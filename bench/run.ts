@@ -25,10 +25,12 @@
 //                and the 100,000-file list of a site read back after a restart;
 //   6. scheduler the request scheduler's overhead, its own cost, and 500 background reads with a
 //                user action behind them (bench/schedulerBench.ts), the service (with its large
-//                data set) in its own process.
+//                data set) in its own process;
 //   7. blame     fresh Node processes, interleaved: revision blame of a generated 5,000-line file
 //                with 50 revisions, re-attribution after an edit, and the line-diff packages
 //                compared under the same blame code (bench/blameChild.ts, bench/diffCandidates.ts).
+//   8. search    History Search (src/search): one file's history, a whole-site scan and its
+//                cancellation against the service's search-scale data set (bench/search.ts).
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -39,6 +41,7 @@ import { clientOverhead, type OverheadResult } from './clientOverhead';
 import { schedulerBench, type SchedulerFigures } from './schedulerBench';
 import { isStopping, lastJson, log, MB, median, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
 import { kb, markdown, textTable, writeReadme, type Machine, type Row } from './report';
+import { searchBench, searchRows } from './search';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample } from './blameChild';
 import { CANDIDATES, CHOSEN } from './diffCandidates';
@@ -371,6 +374,9 @@ async function main(): Promise<number> {
       return samples;
     });
 
+    // ---- 8. History Search, the service (search-scale data set) in its own process
+    const search = await stage('history search', () => searchBench({ quick, tmp, cleanup }));
+
     // ---- the report
     const rows: Row[] = [];
     const row = (r: Row) => rows.push(r);
@@ -545,6 +551,7 @@ async function main(): Promise<number> {
         });
       }
     }
+    if (search) rows.push(...searchRows(search));
 
     if (size) {
       if (host?.bundleBytes !== undefined && host.bundleBytes !== size.benchBundleBytes) {
@@ -571,6 +578,7 @@ async function main(): Promise<number> {
         store,
         scheduler,
         blame,
+        search,
         size,
       },
       errors,

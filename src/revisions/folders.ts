@@ -161,6 +161,11 @@ export function displaySegments(raw: string): string[] {
 }
 
 
+/** The display path of a raw path: its display segments joined with `/` (the raw path itself when clean). */
+export function displayPath(raw: string): string {
+  return isClean(raw) ? raw : displaySegments(raw).join('/');
+}
+
 function cmpFolder(a: FolderEntry, b: FolderEntry): number {
   return naturalCompare(a.name, b.name);
 }

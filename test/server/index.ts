@@ -76,6 +76,10 @@ export interface ServiceOptions extends ServiceConfig {
   dataFile?: string;
   /** Add the large data set (in memory only). */
   large?: boolean;
+  /** Add the search-scale data set: 2,000 files × 20 revisions × 10 KB (in memory only; searchScale.ts). */
+  searchScale?: boolean;
+  /** The time the demo data is dated from when it is seeded (epoch ms); default: the time of seeding. */
+  seedTime?: number;
   /** No per-request log lines. */
   quiet?: boolean;
 }
@@ -94,6 +98,8 @@ export interface RequestRecord {
   fault?: FaultKind;
   /** Time until the reply was sent (or the connection cut). */
   ms: number;
+  /** When the request arrived: epoch ms with sub-millisecond precision (performance.timeOrigin + now()), comparable across processes. */
+  arrivedAt: number;
 }
 
 export interface RunningService {
@@ -256,7 +262,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     dataFile = path.join(tempDir, 'service.json');
   }
   dataFile = path.resolve(dataFile);
-  const store = new Store(dataFile, !!opts.large);
+  const store = new Store(dataFile, { large: opts.large, searchScale: opts.searchScale, seedTime: opts.seedTime });
   const quiet = !!opts.quiet;
 
   const startSeed = Math.floor(Math.random() * 2 ** 31);
@@ -359,6 +365,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       bodyFields: [],
       authorization: req.headers.authorization !== undefined,
       ms: 0,
+      arrivedAt: performance.timeOrigin + start,
     };
     // The record is added before the reply is sent, so it is there when the client sees the reply.
     const record = (status: number) => {

@@ -5,6 +5,7 @@ import { newUser } from './auth';
 import { DEMO, DEMO_USER_IDS } from './demo';
 import { formatDate, siteDefaults, type StoredData, type StoredFile, type StoredRevision, type StoredSite } from './model';
 import { SEED_HISTORIES, type SeedFile, type SeedHistory } from './seed-content';
+import { searchDemoRevisions } from './seed-search';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -173,6 +174,17 @@ export function buildSeed(now = Date.now()): StoredData {
   let nextRevisionId = 1001;
   for (const p of addHistories(SEED_HISTORIES, rand)) p.rev.id = String(nextRevisionId++);
   for (const p of addHistories([KEY_ACCOUNT_HISTORY], prng(20260303))) p.rev.id = String(nextRevisionId++);
+  // The History Search / Site Changes demo (seed-search.ts): exact dates relative to `now`, ids
+  // after all the others so the ids above stay as they were.
+  for (const r of searchDemoRevisions(now).sort((a, b) => a.at - b.at)) {
+    const id = idOf.get(r.site);
+    if (id === undefined) throw new Error(`seed: unknown site ${r.site}`);
+    const siteId = String(id);
+    const list = (files[siteId] ??= []);
+    let file = list.find((f) => f.path === r.path);
+    if (!file) list.push((file = { path: r.path, revisions: [] }));
+    file.revisions.push({ id: String(nextRevisionId++), date: formatDate(r.at), author: r.author, content: r.content });
+  }
 
   return {
     format: 'site-revisions-local-service',

@@ -1,30 +1,60 @@
 // Persistence of the local service: one JSON file, written atomically (temp file + rename) after
-// every change, loaded at start, seeded when missing. The large data set lives beside it in
-// memory and is never written.
+// every change, loaded at start, seeded when missing. The generated data sets (the large one,
+// the search-scale one) live beside it in memory and are never written.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LARGE_SITE_ID, LargeData } from './large';
 import type { StoredData, StoredFile, StoredRevision, StoredSite, StoredUser } from './model';
+import { SEARCH_SCALE_SITE_ID, SearchScaleData } from './searchScale';
 import { buildSeed } from './seed';
+
+/** A site whose files and revisions are generated on demand (in memory only). */
+interface GeneratedSite {
+  readonly site: StoredSite;
+  readonly paths: string[];
+  /** Oldest first; undefined for an unknown path. */
+  revisions(path: string, withContent: boolean): Array<Omit<StoredRevision, 'content'> & { content?: string }> | undefined;
+  revision(id: string): StoredRevision | undefined;
+}
+
+const GENERATED_SITE_IDS = new Set([LARGE_SITE_ID, SEARCH_SCALE_SITE_ID]);
 
 export class Store {
   private data!: StoredData;
   private revisionIndex = new Map<string, { siteId: string; rev: StoredRevision }>();
   /** The large site, when enabled and not deleted during this run. */
   large: LargeData | undefined;
+  /** The search-scale site, when enabled and not deleted during this run. */
+  searchScale: SearchScaleData | undefined;
+
+  private readonly withLarge: boolean;
+  private readonly withSearchScale: boolean;
+  /** Fixed time the seed is dated from (tests); default: the time of seeding. */
+  private readonly seedTime: number | undefined;
 
   constructor(
     readonly file: string,
-    private readonly withLarge: boolean,
+    opts: { large?: boolean; searchScale?: boolean; seedTime?: number } = {},
   ) {
+    this.withLarge = !!opts.large;
+    this.withSearchScale = !!opts.searchScale;
+    this.seedTime = opts.seedTime;
     if (fs.existsSync(file)) {
       this.data = Store.parse(fs.readFileSync(file, 'utf8'), file);
       this.reindex();
     } else {
       this.reseedData();
     }
-    this.large = withLarge ? new LargeData() : undefined;
+    this.large = this.withLarge ? new LargeData() : undefined;
+    this.searchScale = this.withSearchScale ? new SearchScaleData() : undefined;
+  }
+
+  /** The generated site with this id, if it is enabled. */
+  private generated(id: string): GeneratedSite | undefined {
+    if (this.large && id === this.large.site.id) return this.large;
+    if (this.searchScale && id === this.searchScale.site.id) return this.searchScale;
+    return undefined;
   }
 
   private static parse(text: string, file: string): StoredData {
@@ -41,14 +71,15 @@ export class Store {
     return d;
   }
 
-  /** Restores the seeded data (and the large site when enabled), and writes the file. */
+  /** Restores the seeded data (and the generated sites when enabled), and writes the file. */
   reseed(): void {
     this.reseedData();
     if (this.withLarge && !this.large) this.large = new LargeData();
+    if (this.withSearchScale && !this.searchScale) this.searchScale = new SearchScaleData();
   }
 
   private reseedData(): void {
-    this.data = buildSeed();
+    this.data = buildSeed(this.seedTime);
     this.reindex();
     this.persist();
   }
@@ -77,14 +108,14 @@ export class Store {
     return this.data.users;
   }
 
-  /** Every site (the large one included), by id. */
+  /** Every site (the generated ones included), by id. */
   private allSites(): StoredSite[] {
-    return this.large ? [...this.data.sites, this.large.site] : this.data.sites;
+    const extra = [this.large?.site, this.searchScale?.site].filter((s): s is StoredSite => !!s);
+    return extra.length ? [...this.data.sites, ...extra] : this.data.sites;
   }
 
   site(id: string): StoredSite | undefined {
-    if (this.large && id === this.large.site.id) return this.large.site;
-    return this.data.sites.find((s) => s.id === id);
+    return this.generated(id)?.site ?? this.data.sites.find((s) => s.id === id);
   }
 
   /** Sites the user owns or that were shared with the user, ordered by id. */
@@ -94,15 +125,17 @@ export class Store {
       .sort((a, b) => Number(a.id) - Number(b.id));
   }
 
-  /** Reserves the next site id (skipping the large site's fixed id). */
+  /** Reserves the next site id (skipping the generated sites' fixed ids). */
   private takeSiteId(): number {
     let id = this.data.nextSiteId++;
-    if (id === LARGE_SITE_ID) id = this.data.nextSiteId++;
+    while (GENERATED_SITE_IDS.has(id)) id = this.data.nextSiteId++;
     return id;
   }
 
   peekNextSiteId(): number {
-    return this.data.nextSiteId === LARGE_SITE_ID ? LARGE_SITE_ID + 1 : this.data.nextSiteId;
+    let id = this.data.nextSiteId;
+    while (GENERATED_SITE_IDS.has(id)) id++;
+    return id;
   }
 
   addSite(make: (id: number) => StoredSite): StoredSite {
@@ -115,13 +148,15 @@ export class Store {
 
   /** Call after changing a site object returned by site(). */
   siteChanged(site: StoredSite): void {
-    if (this.large && site === this.large.site) return; // in memory only
+    if (this.generated(site.id)?.site === site) return; // in memory only
     this.persist();
   }
 
   deleteSite(id: string): void {
-    if (this.large && id === this.large.site.id) {
-      this.large = undefined;
+    const generated = this.generated(id);
+    if (generated) {
+      if (generated === this.large) this.large = undefined;
+      else this.searchScale = undefined;
       return;
     }
     this.data.sites = this.data.sites.filter((s) => s.id !== id);
@@ -131,20 +166,23 @@ export class Store {
   }
 
   filePaths(siteId: string): string[] {
-    if (this.large && siteId === this.large.site.id) return this.large.paths;
+    const generated = this.generated(siteId);
+    if (generated) return generated.paths;
     return (this.data.files[siteId] ?? []).map((f) => f.path);
   }
 
   /** Revisions of a file, oldest first ([] for an unknown path). */
   revisions(siteId: string, filePath: string, withContent: boolean): Array<Omit<StoredRevision, 'content'> & { content?: string }> {
-    if (this.large && siteId === this.large.site.id) return this.large.revisions(filePath, withContent) ?? [];
+    const generated = this.generated(siteId);
+    if (generated) return generated.revisions(filePath, withContent) ?? [];
     const file: StoredFile | undefined = (this.data.files[siteId] ?? []).find((f) => f.path === filePath);
     if (!file) return [];
     return file.revisions.map((r) => (withContent ? { id: r.id, date: r.date, author: r.author, content: r.content } : { id: r.id, date: r.date, author: r.author }));
   }
 
   revision(siteId: string, id: string): StoredRevision | undefined {
-    if (this.large && siteId === this.large.site.id) return this.large.revision(id);
+    const generated = this.generated(siteId);
+    if (generated) return generated.revision(id);
     const hit = this.revisionIndex.get(id);
     return hit && hit.siteId === siteId ? hit.rev : undefined;
   }
