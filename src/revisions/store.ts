@@ -6,17 +6,28 @@
 //   survive a refresh; they are dropped when the account changes.
 // Identical concurrent requests are merged; a result that arrives after a refresh is not cached.
 import { createHash } from 'node:crypto';
-import type { ListIssues, ListReply, Revision, RevisionSummary } from '../api/types';
+import type { ListIssues, ListReply, RequestPriority, Revision, RevisionSummary } from '../api/types';
 import { InFlight } from '../util/inflight';
 import { buildFolderModel, type FolderModel } from './folders';
 import { ByteLru } from './lru';
 import { sortNewestFirst, type Dated } from './ordering';
 
+/** How a read is made: cancellable, and at the user's or at background priority (the scheduler's). */
+export interface ReadOptions {
+  signal?: AbortSignal;
+  priority?: RequestPriority;
+}
+
 /** The three reads the store needs (the service client has them). */
 export interface RevisionSource {
-  getRevisionFiles(siteId: string, o?: { signal?: AbortSignal }): Promise<ListReply<string>>;
-  getRevisions(siteId: string, file: string, o?: { signal?: AbortSignal; withContent?: boolean }): Promise<ListReply<RevisionSummary>>;
-  getRevision(siteId: string, revisionId: string, o?: { signal?: AbortSignal }): Promise<Revision>;
+  getRevisionFiles(siteId: string, o?: ReadOptions): Promise<ListReply<string>>;
+  getRevisions(siteId: string, file: string, o?: ReadOptions & { withContent?: boolean }): Promise<ListReply<RevisionSummary>>;
+  getRevision(siteId: string, revisionId: string, o?: ReadOptions): Promise<Revision>;
+}
+
+/** A revision with its content (undefined when the service could not give it). */
+export interface RevisionWithContent extends RevisionItem {
+  content: string | undefined;
 }
 
 /** Runs a call with the current client (Session.call: handles "signed out" once). */
@@ -46,6 +57,7 @@ function issuesText(what: string, issues: ListIssues): string {
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 export function contentKey(siteId: string, revisionId: string): string {
   return `${siteId}\u0000${revisionId}`;
@@ -169,6 +181,59 @@ export class RevisionStore {
       if (account !== this.account) return encoder.encode(rev.content);
       return this.putContent(siteId, revisionId, rev.content);
     });
+  }
+
+  /**
+   * Every revision of a file with its content, newest first — what History Search and blame need.
+   * From the caches when the file's list and every content are there (no request); otherwise ONE
+   * Get Revisions with content, which also refreshes the file's list and fills the content cache;
+   * a revision the reply leaves without content is fetched on its own. A content the service
+   * cannot give comes back `undefined` (the caller skips that revision).
+   */
+  async allContents(siteId: string, path: string, o: ReadOptions = {}): Promise<RevisionWithContent[]> {
+    const listed = this.peekRevisions(siteId, path);
+    if (listed) {
+      const cached = listed.items.map((d) => this.cache.peek(contentKey(siteId, d.item.id)));
+      if (cached.every((b) => b !== undefined)) return listed.items.map((d, i) => ({ ...d.item, content: decoder.decode(cached[i]) }));
+    }
+    const gen = this.generation;
+    const account = this.account;
+    this.requests.revisions++;
+    const raw = await this.call((c) => c.getRevisions(siteId, path, { ...o, withContent: true }));
+    const seen = new Set<string>();
+    const items: RevisionItem[] = [];
+    const texts = new Map<string, string | undefined>();
+    for (const r of raw) {
+      if (seen.has(r.id)) continue;
+      seen.add(r.id);
+      items.push({ id: r.id, date: r.date, author: r.author });
+      texts.set(r.id, r.content);
+      if (typeof r.content === 'string' && account === this.account) this.putContent(siteId, r.id, r.content);
+    }
+    const list: RevisionList = { siteId, path, items: sortNewestFirst(items), ...(raw.issues?.skipped ? { skipped: raw.issues.skipped } : {}) };
+    if (gen === this.generation) this.lists.set(listKey(siteId, path), list);
+    const out: RevisionWithContent[] = [];
+    for (const { item } of list.items) {
+      let content = texts.get(item.id);
+      if (content === undefined) {
+        const cached = this.cache.peek(contentKey(siteId, item.id));
+        if (cached) content = decoder.decode(cached);
+        else {
+          this.requests.content++;
+          content = await this.call((c) => c.getRevision(siteId, item.id, o)).then(
+            (r) => r.content,
+            (e: unknown) => {
+              if (o.signal?.aborted) throw e;
+              this.log?.warn(`The content of revision ${item.id} of site ${siteId} could not be fetched`, e);
+              return undefined;
+            },
+          );
+          if (content !== undefined && account === this.account) this.putContent(siteId, item.id, content);
+        }
+      }
+      out.push({ ...item, content });
+    }
+    return out;
   }
 
   peekContent(siteId: string, revisionId: string): Uint8Array | undefined {

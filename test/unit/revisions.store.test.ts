@@ -5,6 +5,7 @@ import type { Revision, RevisionSummary } from '../../src/api/types';
 import { SiteRevisionClient } from '../../src/api';
 import { RevisionStore, digest, type RevisionSource } from '../../src/revisions/store';
 import { startRawServer } from './helpers/rawServer';
+import { DEMO, startService } from '../server';
 
 class FakeSource implements RevisionSource {
   calls: string[] = [];
@@ -154,6 +155,36 @@ describe('revisions: store', () => {
     } finally {
       await client.dispose();
       await server.close();
+    }
+  });
+});
+
+describe('revisions: store — every content of a file at once (local service)', () => {
+  it('one Get Revisions with content, then nothing: contents are those of Get Revision, newest first', async () => {
+    const service = await startService({ quiet: true });
+    const client = new SiteRevisionClient({ baseUrl: service.url, credentials: () => DEMO.user, timeoutMs: 10_000 });
+    try {
+      const site = (await client.getSites())[0]!;
+      const file = (await client.getRevisionFiles(site.id))[0]!;
+      const expected = await client.getRevisions(site.id, file);
+      const store = new RevisionStore((fn) => fn(client), 16 * 1024 * 1024);
+      service.resetStats();
+      const all = await store.allContents(site.id, file, { priority: 'background' });
+      assert.deepEqual(service.requests().map((r) => r.operation), ['getRevisions']);
+      assert.equal(all.length, expected.length);
+      for (const r of all) assert.equal(r.content, (await client.getRevision(site.id, r.id)).content, `revision ${r.id}`);
+      assert.deepEqual(all.map((r) => r.id), store.peekRevisions(site.id, file)!.items.map((d) => d.item.id));
+      service.resetStats();
+      const again = await store.allContents(site.id, file);
+      assert.equal(service.count(), 0, 'everything is cached');
+      assert.deepEqual(again, all);
+      // Evicted contents are asked for again, in one request.
+      store.cache.clear();
+      await store.allContents(site.id, file);
+      assert.deepEqual(service.requests().map((r) => r.operation), ['getRevisions']);
+    } finally {
+      await client.dispose();
+      await service.close();
     }
   });
 });
