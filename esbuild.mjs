@@ -1,5 +1,8 @@
 // Bundles the extension into dist/extension.js, undici into dist/undici.js and the revision blame
 // (src/blame/ with its diff package) into dist/blame.js. `vscode` is provided by the host.
+// A second build, for the browser, bundles the site editor's webview script
+// (src/sites/webview/main.ts, with the form rules of src/sites/siteForm.ts and the message
+// protocol it shares with the extension) into dist/siteEditor.js: no `vscode`, no Node built-ins.
 // `--watch` rebuilds on every change (npm run watch runs it next to a type-checking
 // `tsc --watch`); `--production` minifies and leaves the test handles out.
 //
@@ -13,6 +16,7 @@
 //   was a third of the time the bundle took to load. One shared module re-exports it instead.
 import * as esbuild from 'esbuild';
 import { writeFileSync, mkdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -94,13 +98,43 @@ export const options = {
   legalComments: 'none',
 };
 
+/** The webview runs in a browser: an import of `vscode` or of a Node built-in is a build error that says so. */
+const browserOnly = {
+  name: 'browser-only',
+  setup(build) {
+    const nodeOnly = new Set(['vscode', ...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+    build.onResolve({ filter: /^[a-z:_/]+$/ }, (args) =>
+      nodeOnly.has(args.path) ? { errors: [{ text: `${args.path} is imported by ${path.relative(process.cwd(), args.importer)}, which the site editor's webview script reaches: the webview has no \`vscode\` and no Node built-ins` }] } : undefined,
+    );
+  },
+};
+
+/** The site editor's webview script (exported for test/unit/siteEditor.bundle.test.ts). */
+export const webviewOptions = {
+  entryPoints: { siteEditor: 'src/sites/webview/main.ts' },
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  outdir: 'dist',
+  plugins: [browserOnly],
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  metafile: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
 // Builds when run (`node esbuild.mjs`), not when imported.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (watch) {
-    const ctx = await esbuild.context({ ...options, logLevel: 'silent', plugins: [...options.plugins, watchReport] });
-    await ctx.watch();
+    for (const o of [options, webviewOptions]) {
+      const ctx = await esbuild.context({ ...o, logLevel: 'silent', plugins: [...o.plugins, watchReport] });
+      await ctx.watch();
+    }
   } else {
-    const result = await esbuild.build(options);
+    const [result] = await Promise.all([esbuild.build(options), esbuild.build(webviewOptions)]);
     mkdirSync('dist', { recursive: true });
     writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
   }

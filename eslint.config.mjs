@@ -1,10 +1,12 @@
 // Lint: the recommended JavaScript and TypeScript rules, plus a guard that keeps `vscode`
-// out of the folders that run in plain Node (src/api, src/store, src/scheduler, src/blame, src/search).
+// out of the folders that run in plain Node (src/api, src/store, src/scheduler, src/blame, src/search),
+// and `vscode` and Node's built-ins out of what the site editor's webview script is bundled from.
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', '.test-runs/**', 'media/**/*.js'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', '.test-runs/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -33,6 +35,15 @@ export default tseslint.config(
   {
     files: ['src/search/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/search runs in plain Node: it must not depend on vscode.' }] }] },
+  },
+  {
+    // Bundled for the browser into dist/siteEditor.js (esbuild.mjs fails on these imports too).
+    files: ['src/sites/webview/**/*.ts', 'src/sites/protocol.ts', 'src/sites/siteForm.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ['vscode', ...builtinModules, ...builtinModules.map((m) => `node:${m}`)].map((name) => ({ name, message: 'The site editor\'s webview runs in a browser: no vscode, no Node built-ins.' })),
+      }],
+    },
   },
   {
     files: ['src/**/*.ts'],

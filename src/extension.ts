@@ -57,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
     ...viewDisposables,
     ...registerAuthCommands(session, log),
     // `revisions` is registered below; a delete only happens after activation.
-    ...registerSiteCommands({ extensionUri: context.extensionUri, session, model, notifier, onDeleted: (id) => revisions.forgetSite(id) }),
+    ...registerSiteCommands({ extensionUri: context.extensionUri, session, model, notifier, onDeleted: (id) => revisions.forgetSite(id), whenReady: () => started.ready ?? Promise.resolve() }),
     vscode.commands.registerCommand('siteRevisions.showLog', () => log.show()),
     // Signed out, another account, or expired (the view then asks to sign in again): nothing of before shows.
     session.onDidChange(() => model.clear()),

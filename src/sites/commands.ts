@@ -7,7 +7,8 @@ import type { Session } from '../auth/session';
 import { inform, message, plain, showWarning, type MessageText } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
 import { background } from '../util/background';
-import { openSiteEditor, type SiteEditorHandle } from './siteEditor';
+import type { EditorState } from './protocol';
+import { openSiteEditor, registerSiteEditorSerializer, type SiteEditorHandle } from './siteEditor';
 import type { SitesModel } from './sitesModel';
 import { SiteNode, siteDetailRows } from './sitesTree';
 
@@ -18,6 +19,8 @@ export interface SiteCommandDeps {
   notifier: Notifier;
   /** Called (and awaited) once a site is deleted on the service: what refers to it locally is forgotten. */
   onDeleted?: (siteId: string) => unknown;
+  /** Resolves once the session is restored at activation (a site editor restored after a reload needs its site). */
+  whenReady?: () => Promise<void>;
 }
 
 /** Test hook: the last editor opened by a command. */
@@ -150,13 +153,14 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     }
   };
 
-  const openEditor = (mode: 'create' | 'edit' | 'duplicate', site?: Site) => {
+  const openEditor = (mode: 'create' | 'edit' | 'duplicate', site?: Site, restore?: { panel: vscode.WebviewPanel; state: EditorState }) => {
     // A shared site's passwords are its owner's: a duplicate never copies them (the user types their own).
     const source = site && mode === 'duplicate' && site.shared ? { ...site, ftp_pass: '', db_password: '' } : site;
     const handle = openSiteEditor(extensionUri, {
       mode,
       ...(source ? { site: source } : {}),
       save: mode === 'edit' && site ? updater(site.id) : creator(),
+      ...(restore ? { restore } : {}),
     });
     editors.last = handle;
     // Editing a site that is already open reveals the same panel: attach the handler once.
@@ -171,7 +175,32 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     return handle;
   };
 
+  /** A site editor VS Code restored after a reload: the same form again, with what the user had typed. */
+  const restoreEditor = async (panel: vscode.WebviewPanel, state: EditorState): Promise<void> => {
+    if (state.mode === 'create') {
+      openEditor('create', undefined, { panel, state });
+      return;
+    }
+    await deps.whenReady?.();
+    let site: Site | undefined;
+    let problem: unknown;
+    try {
+      site = model.find(state.siteId) ?? (await model.all()).find((s) => s.id === state.siteId);
+    } catch (e) {
+      problem = e;
+    }
+    if (site && !(state.mode === 'edit' && site.shared)) {
+      openEditor(state.mode, site, { panel, state });
+      return;
+    }
+    panel.dispose();
+    const name = plain(state.values.name);
+    if (problem) notifier.error(message('The form of “{0}” was not reopened after the reload', name), problem);
+    else inform(message('The form of “{0}” was not reopened after the reload: the site is not in your list of sites.', name));
+  };
+
   return [
+    registerSiteEditorSerializer(restoreEditor),
     vscode.commands.registerCommand('siteRevisions.refresh', () => model.refresh()),
     vscode.commands.registerCommand('siteRevisions.filterSites', async (value?: string) => {
       const f = typeof value === 'string' ? value : await vscode.window.showInputBox({

@@ -1,17 +1,24 @@
-// The site editor: a webview form to create, edit or duplicate a site.
+// The site editor: a webview form to create, edit or duplicate a site. The webview's script is
+// src/sites/webview/main.ts, bundled into dist/siteEditor.js; both sides speak protocol.ts and
+// validate with the rules of siteForm.ts.
 //
-// Security: the webview gets a strict CSP with a nonce, loads only from media/, and never
-// receives a stored password (only whether one exists). Everything the service supplied is
-// sent as data through postMessage and inserted by the script as text, never as HTML.
-// Messages from the webview are checked (type, shape, field names, string values, lengths)
-// before use; validation runs again here, authoritatively, with the rules of siteForm.ts.
+// Security: the webview gets a strict CSP with a nonce, loads only its script (dist/) and style
+// (media/), and never receives a stored password (only whether one exists). Everything the
+// service supplied is sent as data through postMessage and inserted by the script as text, never
+// as HTML. Messages from the webview, and the state it hands back after a reload, are checked
+// (type, shape, field names, string values, lengths) before use; validation runs again here,
+// authoritatively.
+//
+// After a window reload VS Code gives the panel back to registerSiteEditorSerializer with the
+// state the webview kept (protocol.ts EditorState: the form without any typed password).
 
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { translate } from '../l10n';
 import { message, plain, showError, showWarning } from '../ui/messages';
 import { background } from '../util/background';
-import { SAVE_SITE_FIELDS, SERVER_TYPES, SITE_SECRET_FIELDS, type SaveSiteField, type ServerType, type Site, type SiteFields } from '../api/types';
+import { SAVE_SITE_FIELDS, SERVER_TYPES, SITE_SECRET_FIELDS, type Site, type SiteFields } from '../api/types';
+import { MAX_MESSAGE_VALUE_LENGTH, parseEditorState, parseMessage, withoutSecrets, type EditorState, type EditorStrings, type HostMessage, type InitMessage } from './protocol';
 import {
   COMMON_FIELDS,
   FIELD_GROUPS,
@@ -31,7 +38,6 @@ import {
   type FormMode,
   type FormValues,
   type PasswordEdited,
-  type ValidationError,
 } from './siteForm';
 
 export interface SiteEditorRequest {
@@ -45,55 +51,8 @@ export interface SiteEditorRequest {
    * tests pass their own answer.
    */
   confirmDiscard?(title: string): Thenable<boolean>;
-}
-
-/** Messages the extension posts to the webview. */
-export type HostMessage =
-  | {
-      type: 'init';
-      mode: FormMode;
-      title: string;
-      /** Non-secret values; password fields are always ''. */
-      values: FormValues;
-      /** Whether the site has each stored password (edit: "(unchanged)"; duplicate: "(copied from original)"). */
-      storedPasswords: PasswordEdited;
-      serverTypes: { value: ServerType; label: string; connectionTitle: string; note: string }[];
-      groups: { id: string; label: string }[];
-      /** Per server type: the fields shown, in order, with their labels and validation rules. */
-      specs: Record<string, FieldSpec[]>;
-      /** Fields shown for a server type outside the list (a stored legacy value). */
-      commonSpecs: FieldSpec[];
-      /** Per server type: default values applied when the type changes. */
-      defaults: Record<string, Partial<FormValues>>;
-      limits: { maxValueLength: number };
-      /** The script's own texts, translated here (the webview has no `vscode.l10n`). */
-      strings: EditorStrings;
-    }
-  | { type: 'errors'; errors: ValidationError[] }
-  | { type: 'saving' }
-  | { type: 'saveFailed'; message: string };
-
-/**
- * The fixed texts of media/siteEditor.js. `{0}` in a text is filled in by the script: the
- * shortcut (intro), the value not in the list, the error message, the number of errors.
- */
-export interface EditorStrings {
-  intro: string;
-  save: string;
-  saving: string;
-  cancel: string;
-  savingStatus: string;
-  passwordUnchanged: string;
-  passwordWillBeRemoved: string;
-  passwordCopied: string;
-  passwordNotCopied: string;
-  removePassword: string;
-  doNotCopyPassword: string;
-  choose: string;
-  notInList: string;
-  oneError: string;
-  manyErrors: string;
-  notSaved: string;
+  /** After a window reload: the panel VS Code restored and the state its webview kept. */
+  restore?: { panel: vscode.WebviewPanel; state: EditorState };
 }
 
 export function editorStrings(): EditorStrings {
@@ -127,13 +86,6 @@ function formText(text: string): string {
   return text ? vscode.l10n.t(text) : text;
 }
 
-/** Messages the webview sends (after checking, see parseMessage). */
-export type WebviewMessage =
-  | { type: 'ready' }
-  | { type: 'change'; values: Partial<FormValues>; passwordEdited: PasswordEdited }
-  | { type: 'save'; values: FormValues; passwordEdited: PasswordEdited }
-  | { type: 'cancel' };
-
 export interface SiteEditorHandle {
   readonly panel: vscode.WebviewPanel;
   /** Resolves with the saved site's id, or undefined when the panel closes without saving. */
@@ -145,61 +97,11 @@ export interface SiteEditorHandle {
   /** Every message posted to the webview, oldest first. */
   readonly posted: readonly HostMessage[];
   /** The init message the webview gets when it is (re)loaded. */
-  readonly initialState: HostMessage & { type: 'init' };
+  readonly initialState: InitMessage;
 }
-
-/** Longest string accepted in a message value (the form's own limits are lower). */
-export const MAX_MESSAGE_VALUE_LENGTH = 8192;
 
 const VIEW_TYPE = 'siteRevisions.siteEditor';
 const openEditors = new Map<string, SiteEditorHandle>();
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-const FIELD_SET: ReadonlySet<string> = new Set(SAVE_SITE_FIELDS);
-const SECRET_SET: ReadonlySet<string> = new Set(SITE_SECRET_FIELDS);
-
-function parseValues(v: unknown, complete: boolean): Partial<FormValues> | undefined {
-  if (!isRecord(v)) return undefined;
-  const out: Partial<FormValues> = {};
-  for (const [k, val] of Object.entries(v)) {
-    if (!FIELD_SET.has(k) || typeof val !== 'string' || val.length > MAX_MESSAGE_VALUE_LENGTH) return undefined;
-    out[k as SaveSiteField] = val;
-  }
-  if (complete && SAVE_SITE_FIELDS.some((f) => out[f] === undefined)) return undefined;
-  return out;
-}
-
-function parseEdited(v: unknown): PasswordEdited | undefined {
-  if (!isRecord(v)) return undefined;
-  if (Object.keys(v).some((k) => !SECRET_SET.has(k))) return undefined;
-  if (typeof v.ftp_pass !== 'boolean' || typeof v.db_password !== 'boolean') return undefined;
-  return { ftp_pass: v.ftp_pass, db_password: v.db_password };
-}
-
-/** Checks a message from the webview; undefined for anything malformed or unknown. */
-export function parseMessage(m: unknown): WebviewMessage | undefined {
-  if (!isRecord(m) || typeof m.type !== 'string') return undefined;
-  switch (m.type) {
-    case 'ready':
-    case 'cancel':
-      return { type: m.type };
-    case 'change': {
-      const values = parseValues(m.values, false);
-      const passwordEdited = parseEdited(m.passwordEdited);
-      return values && passwordEdited ? { type: 'change', values, passwordEdited } : undefined;
-    }
-    case 'save': {
-      const values = parseValues(m.values, true) as FormValues | undefined;
-      const passwordEdited = parseEdited(m.passwordEdited);
-      return values && passwordEdited ? { type: 'save', values, passwordEdited } : undefined;
-    }
-    default:
-      return undefined;
-  }
-}
 
 function editorTitle(mode: FormMode, site: Site | undefined): string {
   if (mode === 'edit') return vscode.l10n.t('Edit site: {0}', site?.name ?? '');
@@ -207,16 +109,15 @@ function editorTitle(mode: FormMode, site: Site | undefined): string {
   return vscode.l10n.t('New site');
 }
 
-function buildInit(mode: FormMode, site: Site | undefined, title: string, values: FormValues): HostMessage & { type: 'init' } {
+function buildInit(mode: FormMode, site: Site | undefined, title: string, values: FormValues): InitMessage {
   const specs: Record<string, FieldSpec[]> = {};
   for (const t of SERVER_TYPES) specs[t] = fieldSpecs(t).map((s) => localizeSpec(s, formText));
-  const safeValues = { ...values };
-  for (const f of SITE_SECRET_FIELDS) safeValues[f] = '';
   return {
     type: 'init',
     mode,
+    siteId: mode !== 'create' && site ? site.id : '',
     title,
-    values: safeValues,
+    values: withoutSecrets(values),
     storedPasswords: mode === 'create' ? { ftp_pass: false, db_password: false } : storedPasswords(site),
     serverTypes: SERVER_TYPES.map((t) => ({ value: t, ...localizeTypeInfo(SERVER_TYPE_INFO[t], formText) })),
     groups: FIELD_GROUPS.map((g) => ({ id: g, label: formText(GROUP_LABELS[g]) })),
@@ -239,10 +140,14 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** What the webview may load: its script (dist/siteEditor.js) and its style (media/siteEditor.css). */
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
+}
+
 function html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const media = vscode.Uri.joinPath(extensionUri, 'media');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'siteEditor.js')).toString();
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'siteEditor.css')).toString();
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'siteEditor.js')).toString();
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'siteEditor.css')).toString();
   const n = nonce();
   const lang = vscode.env.language.replace(/[^A-Za-z0-9-]/g, '') || 'en';
   // Nothing from the service is interpolated here: the state arrives by postMessage.
@@ -262,26 +167,31 @@ function html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
 </html>`;
 }
 
-/** Opens the editor; for edit, an editor already open for the same site is revealed instead. */
+/**
+ * Opens the editor (or, with `req.restore`, takes over a panel restored after a reload); for
+ * edit, an editor already open for the same site is revealed instead.
+ */
 export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest): SiteEditorHandle {
-  const { mode, site } = req;
+  const { mode, site, restore } = req;
   const key = mode === 'edit' && site ? `edit:${site.id}` : undefined;
   const existing = key ? openEditors.get(key) : undefined;
   if (existing) {
+    restore?.panel.dispose();
     existing.panel.reveal();
     return existing;
   }
 
   const title = editorTitle(mode, site);
-  const panel = vscode.window.createWebviewPanel(VIEW_TYPE, title, vscode.ViewColumn.Active, {
-    enableScripts: true,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
-    retainContextWhenHidden: true,
-  });
+  const panel = restore?.panel ?? vscode.window.createWebviewPanel(VIEW_TYPE, title, vscode.ViewColumn.Active, { ...webviewOptions(extensionUri), retainContextWhenHidden: true });
+  if (restore) {
+    panel.title = title;
+    panel.webview.options = webviewOptions(extensionUri);
+  }
   panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg');
 
   const initial = initialValues(mode, site, translate);
-  let current: FormValues = { ...initial };
+  // Restored: the form as the user left it (never with a typed password: the state has none).
+  let current: FormValues = restore ? withoutSecrets(restore.state.values) : { ...initial };
   let edited: PasswordEdited = { ftp_pass: false, db_password: false };
   let saving = false;
   let disposed = false;
@@ -298,12 +208,11 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
   };
 
   const isDirty = (): boolean =>
-    edited.ftp_pass || edited.db_password || SAVE_SITE_FIELDS.some((f) => !SECRET_SET.has(f) && current[f] !== initial[f]);
+    edited.ftp_pass || edited.db_password || SAVE_SITE_FIELDS.some((f) => !(SITE_SECRET_FIELDS as readonly string[]).includes(f) && current[f] !== initial[f]);
 
   /** The host keeps the form's values without typed passwords (they are only needed at save time). */
   const remember = (values: Partial<FormValues>): void => {
-    current = { ...current, ...values };
-    for (const f of SITE_SECRET_FIELDS) current[f] = '';
+    current = withoutSecrets({ ...current, ...values });
   };
 
   const confirmDiscard =
@@ -362,9 +271,7 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
       case 'ready': {
         // A (re)loaded webview starts from the current values; typed passwords are not sent back.
         edited = { ftp_pass: false, db_password: false };
-        const init = { ...initMessage, values: { ...current } };
-        for (const f of SITE_SECRET_FIELDS) init.values[f] = '';
-        post(init);
+        post({ ...initMessage, values: withoutSecrets(current) });
         break;
       }
       case 'change':
@@ -405,4 +312,22 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
   };
   if (key) openEditors.set(key, editorHandle);
   return editorHandle;
+}
+
+/**
+ * Brings site editors back after a window reload: VS Code hands each panel it restores to
+ * `restore` with the state its webview kept, checked here (undefined when unusable: the panel is
+ * then closed). The extension is activated for it by `onWebviewPanel:siteRevisions.siteEditor`.
+ */
+export function registerSiteEditorSerializer(restore: (panel: vscode.WebviewPanel, state: EditorState) => Promise<void>): vscode.Disposable {
+  return vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+    async deserializeWebviewPanel(panel: vscode.WebviewPanel, raw: unknown) {
+      const state = parseEditorState(raw);
+      if (!state) {
+        panel.dispose();
+        return;
+      }
+      await restore(panel, state);
+    },
+  });
 }

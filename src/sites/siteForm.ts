@@ -1,7 +1,8 @@
 // The site form's model: field metadata, per-server-type visibility, validation and the
-// conversions Site -> form values -> Save Site fields. Pure logic, no `vscode` import: it is
-// unit-tested in plain Node, and its field specs (with their declarative rules) are handed to
-// the webview in the initial state message so both sides validate with the same rules.
+// conversions Site -> form values -> Save Site fields. Pure logic, no `vscode` import and no
+// Node built-ins: it is unit-tested in plain Node, and the site editor's webview script
+// (src/sites/webview/main.ts) is bundled with it, so both sides validate with this code. The field
+// specs (with their declarative rules, translated) reach the webview in the init message.
 
 import {
   SAVE_SITE_FIELDS,
@@ -31,8 +32,8 @@ export const FIELD_GROUPS = ['site', 'connection', 'website', 'database', 'advan
 export type FieldGroup = (typeof FIELD_GROUPS)[number];
 
 /**
- * A declarative validation rule. The webview interprets the same objects (media/siteEditor.js),
- * so they must stay plain JSON. Semantics (shared by both interpreters):
+ * A declarative validation rule. The specs travel to the webview in a message, so they must stay
+ * plain JSON. Semantics (checkField):
  * - the value checked is trimmed, except for password fields;
  * - `required` fails on an empty value; `maxLength` counts UTF-16 code units;
  * - `oneOf` applies to empty values too (list '' to allow it);
@@ -452,7 +453,7 @@ export function formTexts(): string[] {
   return [...texts];
 }
 
-// ---- Validation (same semantics as media/siteEditor.js) ----
+// ---- Validation (run by the extension and, bundled, by the webview) ----
 
 /** Whether `value` is an absolute http(s) URL with a host. */
 export function isHttpUrl(value: string): boolean {
@@ -499,8 +500,13 @@ export function checkField(field: FieldSpec, raw: string): string | undefined {
  * not checked). The rules are the same whether a site is created, edited or duplicated.
  */
 export function validate(values: FormValues): ValidationError[] {
+  return validateWith(fieldSpecs(values.server_type ?? ''), values);
+}
+
+/** Validates `values` against the given field specs (the webview's are translated), in their order. */
+export function validateWith(specs: readonly FieldSpec[], values: FormValues): ValidationError[] {
   const errors: ValidationError[] = [];
-  for (const s of fieldSpecs(values.server_type ?? '')) {
+  for (const s of specs) {
     const message = checkField(s, values[s.field] ?? '');
     if (message !== undefined) errors.push({ field: s.field, message });
   }

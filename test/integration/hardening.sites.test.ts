@@ -166,8 +166,8 @@ describe('Hardening: sites', function () {
     }
   });
 
-  it('media/siteEditor.js inserts data only with textContent, value and attributes (static check)', () => {
-    const file = vscode.Uri.joinPath(api.context.extensionUri, 'media', 'siteEditor.js').fsPath;
+  it('the webview script (src/sites/webview/main.ts) inserts data only with textContent, value and attributes (static check)', () => {
+    const file = vscode.Uri.joinPath(api.context.extensionUri, 'src', 'sites', 'webview', 'main.ts').fsPath;
     const code = stripComments(fs.readFileSync(file, 'utf8'));
     for (const [re, what] of [
       [/\.innerHTML\b/, 'innerHTML'],
@@ -183,14 +183,14 @@ describe('Hardening: sites', function () {
       [/setAttribute\(\s*['"`]on/i, 'event handler attribute'],
       [/\.on[a-z]+\s*=/, 'event handler property'],
     ] as const) {
-      assert.ok(!re.test(code), `media/siteEditor.js uses ${what}`);
+      assert.ok(!re.test(code), `the webview script uses ${what}`);
     }
     // Every createElement names a literal tag (data never chooses what element is made).
     for (const m of code.matchAll(/createElement\(([^)]*)\)/g)) assert.ok(/^(tag|'[a-z]+')$/.test(m[1]!.trim()), `createElement(${m[1]})`);
     for (const m of code.matchAll(/\bel\(\s*([^,)]*)/g)) assert.ok(/^'[a-z0-9]+'$/.test(m[1]!.trim()) || m[1]!.trim() === 'tag', `el(${m[1]})`);
   });
 
-  it('media/siteEditor.js, run on a DOM that refuses HTML, shows the hostile values as text and values only', async () => {
+  it('dist/siteEditor.js, run on a DOM that refuses HTML, shows the hostile values as text and values only', async () => {
     const s = hostile[0]!;
     await vscode.commands.executeCommand('siteRevisions.editSite', s.id);
     const ed = api.editors.last!;
@@ -200,9 +200,10 @@ describe('Hardening: sites', function () {
     } finally {
       ed.panel.dispose();
     }
-    const file = vscode.Uri.joinPath(api.context.extensionUri, 'media', 'siteEditor.js').fsPath;
+    const file = vscode.Uri.joinPath(api.context.extensionUri, 'dist', 'siteEditor.js').fsPath;
     const dom = runEditorScript(fs.readFileSync(file, 'utf8'), init);
     assert.deepEqual(dom.posted[0], { type: 'ready' });
+    assert.deepEqual(dom.state, { mode: 'edit', siteId: s.id, values: ed.initialState.values, cleared: { ftp_pass: false, db_password: false } }, 'the form kept for a reload, as data');
     const name = dom.byId('f-name');
     assert.ok(name, 'the name field is built');
     assert.equal(name.props.value, s.name, 'the name is the input value');
@@ -347,11 +348,13 @@ interface FakeNode {
 
 interface EditorDom {
   posted: unknown[];
+  /** What the script last kept with setState. */
+  state: unknown;
   byId(id: string): FakeNode | undefined;
   all(): FakeNode[];
 }
 
-/** Runs media/siteEditor.js in a VM with a fake DOM and posts `init` to it. */
+/** Runs the bundled webview script (dist/siteEditor.js) in a VM with a fake DOM and posts `init` to it. */
 function runEditorScript(code: string, init: unknown): EditorDom {
   const refuse = (what: string) => () => {
     throw new Error(`the webview script used ${what}`);
@@ -429,6 +432,7 @@ function runEditorScript(code: string, init: unknown): EditorDom {
   const byId = (id: string) => all().find((n) => n.attrs.get('id') === id || n.props.id === id);
   const listeners: ((e: { data: unknown }) => void)[] = [];
   const posted: unknown[] = [];
+  const kept: { state?: unknown } = {};
   const document = {
     createElement: (tag: string) => wrap(make(tag)),
     createTextNode: (t: string) => {
@@ -448,11 +452,22 @@ function runEditorScript(code: string, init: unknown): EditorDom {
     document,
     window: { addEventListener: (type: string, fn: (e: { data: unknown }) => void) => type === 'message' && listeners.push(fn) },
     navigator: { platform: 'Linux', userAgent: 'test' },
-    acquireVsCodeApi: () => ({ postMessage: (m: unknown) => posted.push(JSON.parse(JSON.stringify(m))) }),
+    acquireVsCodeApi: () => ({
+      postMessage: (m: unknown) => posted.push(JSON.parse(JSON.stringify(m))),
+      getState: () => kept.state,
+      setState: (st: unknown) => (kept.state = JSON.parse(JSON.stringify(st))),
+    }),
     URL,
   });
   vm.runInContext(code, context, { filename: 'siteEditor.js' });
   // The message crosses a structured clone in the real webview.
   for (const l of listeners) l({ data: JSON.parse(JSON.stringify(init)) });
-  return { posted, byId, all };
+  return {
+    posted,
+    byId,
+    all,
+    get state() {
+      return kept.state;
+    },
+  };
 }

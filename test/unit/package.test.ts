@@ -120,6 +120,7 @@ describe('package (.vsix)', function () {
       'extension/dist/extension.js',
       'extension/dist/undici.js',
       'extension/dist/blame.js',
+      'extension/dist/siteEditor.js',
       ...media,
       ...readmeImages(readme).map((f) => `extension/${f}`),
       ...nls.map((f) => `extension/${f}`),
@@ -137,12 +138,17 @@ describe('package (.vsix)', function () {
     assert.deepEqual(bad, []);
   });
 
-  it('the bundle is minified, has no source map and is the manifest\'s main', () => {
+  it('the bundles are minified, have no source map; the extension\'s is the manifest\'s main', () => {
     assert.equal(manifest.main, './dist/extension.js');
     const js = read('extension/dist/extension.js').toString('utf8');
     assert.doesNotMatch(js, /sourceMappingURL/);
     const lines = js.split('\n').length;
     assert.ok(js.length / lines > 1000, `dist/extension.js does not look minified (${lines} lines for ${js.length} bytes)`);
+    // The site editor's webview script, bundled from src/ (no hand-written JavaScript in media/).
+    const webview = read('extension/dist/siteEditor.js').toString('utf8');
+    assert.doesNotMatch(webview, /sourceMappingURL/);
+    assert.ok(webview.length / webview.split('\n').length > 1000, 'dist/siteEditor.js does not look minified');
+    assert.deepEqual([...names].filter((n) => /^extension\/media\/.*\.js$/.test(n)), [], 'no script in media/');
     assert.ok(buf.length < 1024 * 1024, `the package is ${buf.length} bytes`);
   });
 
