@@ -1,9 +1,10 @@
-// Revision tabs across a window reload, in the real workbench: code-server with this repository
-// as an extension, the demo service and user, headless Chromium. The suites of test/integration
-// run inside the extension host, which a reload ends, so this check drives the page from here:
-// open a revision and a diff of two revisions from the Sites view (clicks only), reload the
-// page, and read what the restored tabs show — their titles, their content, the language mode —
-// and that no editor says it could not be opened.
+// Revision tabs and site editors across a window reload, in the real workbench: code-server with
+// this repository as an extension, the demo service and user, headless Chromium. The suites of
+// test/integration run inside the extension host, which a reload ends, so this check drives the
+// page from here: open a revision and a diff of two revisions from the Sites view (clicks only),
+// and a new-site form and an edit form typed into (passwords too); reload the page, and read what
+// the restored tabs show — their titles, their content, the language mode, the forms with what
+// was typed but no password — and that no editor says it could not be opened.
 //
 //   node out/test/host/reload.js [--results FILE] [--keep]
 //
@@ -40,6 +41,14 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => bool
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** An element of the visible site editor's form (the webview's frames). */
+function form(page: Page, selector: string) {
+  return page.frameLocator('iframe.webview:visible').frameLocator('iframe#active-frame').locator(selector);
+}
+
+/** Typed into the site editors before the reload. */
+const TYPED = { newName: 'Typed before the reload', newHost: 'sftp.reload.example', editName: 'Acme Corporate (typed before the reload)', password: 'Typed-Not-Kept-Pa55' };
 
 /** The text the active editor (or both sides of a diff) draws. */
 function editorText(page: Page): Promise<string> {
@@ -106,12 +115,31 @@ async function main(): Promise<number> {
         const tabs = await until('the diff tab', () => tabLabels(page), (t) => t.some((l) => l.includes('↔')));
         diff = tabs.find((l) => l.includes('↔'))!;
       }));
-    if (opened) {
+    console.log('\n  Reload: site editors');
+    const typed = await check('a new-site form and an edit form, typed into (passwords too)', async () => {
+      await page.locator('.part.sidebar .title-actions .action-label[aria-label^="New Site"]').click();
+      await form(page, '#f-name').waitFor({ timeout: 30000 });
+      // The button's tooltip would cover the first site's row.
+      await page.mouse.move(900, 500);
+      await page.locator('.context-view .hover-contents').waitFor({ state: 'hidden', timeout: 10000 });
+      await form(page, '#f-name').fill(TYPED.newName);
+      await form(page, '#f-server_type').selectOption('SFTP');
+      await until('the SFTP port', () => form(page, '#f-port').inputValue(), (v) => v === '22');
+      await form(page, '#f-domain').fill(TYPED.newHost);
+      await form(page, '#f-ftp_pass').fill(TYPED.password);
+      await rowAction(w, /^Acme Corporate/, 'Edit Site');
+      await until('the edit form', () => form(page, '#title').innerText(), (t) => t === 'Edit site: Acme Corporate');
+      await form(page, '#f-name').fill(TYPED.editName);
+      await form(page, '#f-db_password').fill(TYPED.password);
+    });
+    if (opened || typed) {
       await w.reloadWindow();
       await check('after a reload the diff is restored: both revisions drawn, no error', async () => {
         // The diff's title (its description, the two sides' names, may be shortened after a restore).
         const diffTitle = diff.slice(0, diff.indexOf(')', diff.indexOf('↔')) + 1);
         await until(`the restored tabs ${JSON.stringify([single, diffTitle])}`, () => tabLabels(page), (t) => t.includes(single) && t.some((l) => l.startsWith(diffTitle)));
+        // The site editors opened after it may be in front.
+        await page.locator('.part.editor .tabs-container .tab', { hasText: '↔' }).first().click();
         await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 30000 });
         const text = await until('the restored diff', () => editorText(page), (t) => t.includes('<?php') || CANNOT_OPEN.test(t));
         if (CANNOT_OPEN.test(text)) throw new Error(`the restored diff shows: ${text.slice(0, 200)}`);
@@ -123,6 +151,25 @@ async function main(): Promise<number> {
         await until('the PHP language mode', () => page.locator('.statusbar-item[id="status.editor.mode"]').innerText(), (t) => t.trim() === 'PHP');
         const tabs = await tabLabels(page);
         if (!tabs.includes(single)) throw new Error(`the title changed: ${JSON.stringify(tabs)}`);
+      });
+    }
+    if (typed) {
+      await check('after a reload the new-site form is back with what was typed, except the password', async () => {
+        await until('the restored form tabs', () => tabLabels(page), (t) => t.some((l) => l.startsWith('New site')) && t.some((l) => l.startsWith('Edit site: Acme Corporate')));
+        await page.locator('.part.editor .tabs-container .tab', { hasText: 'New site' }).first().click();
+        await until('the typed name', () => form(page, '#f-name').inputValue(), (v) => v === TYPED.newName);
+        const seen = { type: await form(page, '#f-server_type').inputValue(), host: await form(page, '#f-domain').inputValue(), port: await form(page, '#f-port').inputValue(), password: await form(page, '#f-ftp_pass').inputValue() };
+        const want = { type: 'SFTP', host: TYPED.newHost, port: '22', password: '' };
+        if (JSON.stringify(seen) !== JSON.stringify(want)) throw new Error(`the restored form shows ${JSON.stringify(seen)}, not ${JSON.stringify(want)}`);
+      });
+      await check('after a reload the edit form is back with what was typed, except the password, and saves into the site', async () => {
+        await page.locator('.part.editor .tabs-container .tab', { hasText: 'Edit site: Acme Corporate' }).first().click();
+        await until('the typed name', () => form(page, '#f-name').inputValue(), (v) => v === TYPED.editName);
+        const password = await form(page, '#f-db_password').inputValue();
+        if (password !== '') throw new Error(`the restored form shows a password (${password.length} characters)`);
+        await form(page, '#save').click();
+        await w.waitForRow(TYPED.editName);
+        await until('the saved form closed', () => tabLabels(page), (t) => !t.some((l) => l.startsWith('Edit site:')));
       });
     }
   } catch (e) {
