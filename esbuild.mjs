@@ -41,23 +41,34 @@ const vscodeOnce = {
  * `✘ [ERROR] text` followed by `    file:line:column:` — what the problem matcher of
  * .vscode/tasks.json (the same as the esbuild problem matchers extension's `$esbuild-watch`)
  * reads, the column counted from 1 as VS Code counts it; esbuild's own log is off then, so
- * nothing is reported twice.
+ * nothing is reported twice. The two builds (extension, webview) share one reporter: "started"
+ * when the first of them starts, "finished" once every build under way has ended.
  */
-const watchReport = {
-  name: 'watch-report',
-  setup(build) {
-    build.onStart(() => console.log('[watch] build started'));
-    build.onEnd((result) => {
-      for (const [kind, list] of [['ERROR', result.errors], ['WARNING', result.warnings]]) {
-        for (const m of list) {
-          const where = m.location ? `\n    ${m.location.file}:${m.location.line}:${m.location.column + 1}:\n      ${m.location.lineText}` : '';
-          console.error(`${kind === 'ERROR' ? '✘' : '▲'} [${kind}] ${m.text}${where}`);
+function watchReport() {
+  let running = 0;
+  let errors = 0;
+  return {
+    name: 'watch-report',
+    setup(build) {
+      build.onStart(() => {
+        if (running++ > 0) return;
+        errors = 0;
+        console.log('[watch] build started');
+      });
+      build.onEnd((result) => {
+        for (const [kind, list] of [['ERROR', result.errors], ['WARNING', result.warnings]]) {
+          for (const m of list) {
+            const where = m.location ? `\n    ${m.location.file}:${m.location.line}:${m.location.column + 1}:\n      ${m.location.lineText}` : '';
+            console.error(`${kind === 'ERROR' ? '✘' : '▲'} [${kind}] ${m.text}${where}`);
+          }
         }
-      }
-      console.log(`[watch] build finished${result.errors.length ? ` with ${result.errors.length} error(s)` : ''}, watching for changes`);
-    });
-  },
-};
+        errors += result.errors.length;
+        if (--running > 0) return;
+        console.log(`[watch] build finished${errors ? ` with ${errors} error(s)` : ''}, watching for changes`);
+      });
+    },
+  };
+}
 
 /** The extension's imports of undici go to the separate output dist/undici.js. */
 const undiciApart = {
@@ -129,8 +140,9 @@ export const webviewOptions = {
 // Builds when run (`node esbuild.mjs`), not when imported.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (watch) {
+    const report = watchReport();
     for (const o of [options, webviewOptions]) {
-      const ctx = await esbuild.context({ ...o, logLevel: 'silent', plugins: [...o.plugins, watchReport] });
+      const ctx = await esbuild.context({ ...o, logLevel: 'silent', plugins: [...o.plugins, report] });
       await ctx.watch();
     }
   } else {
