@@ -3,13 +3,15 @@
 // secret-looking fields, whoever they belong to (src/util/redact.ts, the client's mechanism too).
 import * as vscode from 'vscode';
 import { Secrets } from './util/redact';
+import { Disposable } from './util/disposable';
 
-export class Log implements vscode.Disposable {
+export class Log extends Disposable {
   readonly channel: vscode.LogOutputChannel;
   readonly redactor = new Secrets({ fields: true });
 
   constructor() {
-    this.channel = vscode.window.createOutputChannel('Site Revisions', { log: true });
+    super();
+    this.channel = this.own(vscode.window.createOutputChannel('Site Revisions', { log: true }));
   }
 
   private text(message: string, args: unknown[]): string {
@@ -34,9 +36,6 @@ export class Log implements vscode.Disposable {
   }
   show(): void {
     this.channel.show(true);
-  }
-  dispose(): void {
-    this.channel.dispose();
   }
 }
 

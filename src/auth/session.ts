@@ -12,6 +12,7 @@ import { readCaFile, trustLogger } from '../net/tls';
 import { message, showWarning } from '../ui/messages';
 import { setContext } from '../ui/context';
 import { background } from '../util/background';
+import { Disposable } from '../util/disposable';
 
 /** What is remembered outside SecretStorage: never a password or key. */
 export interface Account {
@@ -54,7 +55,7 @@ export function normaliseServiceUrl(input: string): { url: string } | { error: s
   return { url: u.base };
 }
 
-export class Session implements vscode.Disposable {
+export class Session extends Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<SessionState>();
   readonly onDidChange = this._onDidChange.event;
   private _state: SessionState = 'signedOut';
@@ -67,7 +68,10 @@ export class Session implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: Log,
-  ) {}
+  ) {
+    super();
+    this.own(this._onDidChange);
+  }
 
   get state(): SessionState {
     return this._state;
@@ -261,8 +265,8 @@ export class Session implements vscode.Disposable {
     this._onDidChange.fire(s);
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.forgetClient();
-    this._onDidChange.dispose();
+    super.dispose();
   }
 }

@@ -18,16 +18,16 @@ import { FolderMapping } from './mapping';
 import { FileNode, FolderNode, LoadMoreNode, MappingNode, MessageNode, RevisionNode, type NodeHost, type RevisionRef } from './nodes';
 import { loadMore, pageOf } from './paging';
 import { digest, type RevisionList, type RevisionStore } from './store';
+import { Disposable } from '../util/disposable';
 
 export const RETRY_COMMAND = 'siteRevisions.revisions.retry';
 
 const encoder = new TextEncoder();
 
-export class RevisionsController implements NodeHost, vscode.Disposable {
+export class RevisionsController extends Disposable implements NodeHost {
   /** How many revisions each file shows (grows with "Load more…"); kept across re-renders. */
   private readonly shown = new Map<string, number>();
   private _selected: RevisionRef | undefined;
-  private readonly subs: vscode.Disposable[] = [];
 
   constructor(
     readonly store: RevisionStore,
@@ -36,13 +36,14 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
     readonly tree: SitesTreeProvider,
     readonly log: Log,
   ) {
-    this.subs.push(
+    super();
+    this.own(
       model.onDidRefresh(() => {
         store.invalidate();
         this.shown.clear();
       }),
-      mapping.onDidChange(() => tree.changed()),
     );
+    this.own(mapping.onDidChange(() => tree.changed()));
   }
 
   /** Shows the view's progress bar while `p` runs (not for what is already cached). */
@@ -200,9 +201,5 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
     } catch {
       return undefined;
     }
-  }
-
-  dispose(): void {
-    this.subs.forEach((d) => d.dispose());
   }
 }

@@ -13,6 +13,7 @@ import { describeError } from '../ui/notify';
 import { revisionLabel, type RevisionRef } from './nodes';
 import type { RevisionStore } from './store';
 import { isRevisionDocument, parseRevisionUriComponents, revisionUriComponents, REVISION_SCHEME, type RevisionAddress, type RevisionLabel } from './uri';
+import { Disposable } from '../util/disposable';
 
 /** The document of a revision; `label` names it in its tab (see uri.ts). */
 export function revisionUri(a: RevisionAddress, label?: RevisionLabel): vscode.Uri {
@@ -28,7 +29,7 @@ export function parseRevisionUri(uri: vscode.Uri): RevisionAddress | undefined {
   return uri.scheme === REVISION_SCHEME ? parseRevisionUriComponents(uri.path, uri.query) : undefined;
 }
 
-export class RevisionFileSystem implements vscode.FileSystemProvider {
+export class RevisionFileSystem extends Disposable implements vscode.FileSystemProvider {
   private readonly _onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   /** Never fires: a revision never changes. */
   readonly onDidChangeFile = this._onDidChangeFile.event;
@@ -41,13 +42,16 @@ export class RevisionFileSystem implements vscode.FileSystemProvider {
   constructor(
     private readonly store: RevisionStore,
     private readonly whenReady: () => Promise<unknown> = () => Promise.resolve(),
-  ) {}
+  ) {
+    super();
+    this.own(this._onDidChangeFile);
+  }
 
   static register(store: RevisionStore, whenReady?: () => Promise<unknown>): { provider: RevisionFileSystem; disposable: vscode.Disposable } {
     const provider = new RevisionFileSystem(store, whenReady);
     const readonlyMessage = new vscode.MarkdownString(vscode.l10n.t('This is a stored revision of a site file; it cannot be changed. Use **{0}** to bring it back into the working file.', vscode.l10n.t('Restore Revision')));
     const reg = vscode.workspace.registerFileSystemProvider(REVISION_SCHEME, provider, { isReadonly: readonlyMessage, isCaseSensitive: true });
-    return { provider, disposable: vscode.Disposable.from(reg, provider._onDidChangeFile) };
+    return { provider, disposable: vscode.Disposable.from(reg, provider) };
   }
 
   watch(): vscode.Disposable {

@@ -6,6 +6,7 @@ import type { Site } from '../api/types';
 import { translate } from '../l10n';
 import { displayText } from '../util/text';
 import { isInside, joinInside, quotePath, relativeSegments, safeSegments } from './safePath';
+import { Disposable } from '../util/disposable';
 
 const STATE_KEY = 'siteRevisions.folderMappings';
 
@@ -16,7 +17,7 @@ function caseInsensitive(uri: vscode.Uri): boolean {
   return uri.scheme === 'file' && (process.platform === 'win32' || process.platform === 'darwin');
 }
 
-export class FolderMapping implements vscode.Disposable {
+export class FolderMapping extends Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<string>();
   /** Fires with the site id whose folder changed. */
   readonly onDidChange = this._onDidChange.event;
@@ -25,7 +26,10 @@ export class FolderMapping implements vscode.Disposable {
     private readonly state: vscode.Memento,
     /** Identifies the signed-in account: site ids are only unique within one service and user. */
     private readonly account: () => string | undefined,
-  ) {}
+  ) {
+    super();
+    this.own(this._onDidChange);
+  }
 
   private key(siteId: string): string | undefined {
     const acc = this.account();
@@ -160,9 +164,5 @@ export class FolderMapping implements vscode.Disposable {
       if (segments) out.push({ siteId, folder, segments });
     }
     return out.sort((a, b) => b.folder.path.length - a.folder.path.length);
-  }
-
-  dispose(): void {
-    this._onDidChange.dispose();
   }
 }

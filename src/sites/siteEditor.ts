@@ -17,6 +17,7 @@ import * as vscode from 'vscode';
 import { translate } from '../l10n';
 import { message, plain, showError, showWarning } from '../ui/messages';
 import { background } from '../util/background';
+import { DisposableStore } from '../util/disposable';
 import { SAVE_SITE_FIELDS, SERVER_TYPES, SITE_SECRET_FIELDS, type Site, type SiteFields } from '../api/types';
 import { MAX_MESSAGE_VALUE_LENGTH, parseEditorState, parseMessage, withoutSecrets, type EditorState, type EditorStrings, type HostMessage, type InitMessage } from './protocol';
 import {
@@ -194,7 +195,8 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
   let current: FormValues = restore ? withoutSecrets(restore.state.values) : { ...initial };
   let edited: PasswordEdited = { ftp_pass: false, db_password: false };
   let saving = false;
-  let disposed = false;
+  /** The panel's handlers; disposed with the panel (then nothing is posted or handled any more). */
+  const handlers = new DisposableStore();
   const posted: HostMessage[] = [];
   const initMessage = buildInit(mode, site, title, initial);
 
@@ -204,7 +206,7 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
   const post = (m: HostMessage): void => {
     posted.push(m);
     // A webview closed meanwhile refuses the message: nothing is lost, the form is gone.
-    if (!disposed) panel.webview.postMessage(m).then(undefined, () => undefined);
+    if (!handlers.isDisposed) panel.webview.postMessage(m).then(undefined, () => undefined);
   };
 
   const isDirty = (): boolean =>
@@ -249,7 +251,7 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
     } catch (e) {
       saving = false;
       const text = e instanceof Error && e.message ? e.message : vscode.l10n.t('The site could not be saved.');
-      if (disposed) {
+      if (handlers.isDisposed) {
         // The panel was closed while saving: nowhere left to show the message in the form.
         resolveDone(undefined);
         background('Showing a failed save', showError(message('Could not save “{0}”: {1}', plain(values.name.trim()), plain(text))));
@@ -260,11 +262,11 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
     }
     saving = false;
     resolveDone({ siteId: result.siteId });
-    if (!disposed) panel.dispose();
+    if (!handlers.isDisposed) panel.dispose();
   };
 
   const handle = async (raw: unknown): Promise<void> => {
-    if (disposed) return;
+    if (handlers.isDisposed) return;
     const m = parseMessage(raw);
     if (!m) return;
     switch (m.type) {
@@ -289,16 +291,19 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
   };
 
   panel.webview.html = html(panel.webview, extensionUri);
-  const sub = panel.webview.onDidReceiveMessage((m: unknown) => {
-    handle(m).catch(() => undefined);
-  });
-  panel.onDidDispose(() => {
-    disposed = true;
-    sub.dispose();
-    if (key && openEditors.get(key) === editorHandle) openEditors.delete(key);
-    // While a save is under way, `done` waits for its outcome (the site may well be saved).
-    if (!saving) resolveDone(undefined);
-  });
+  handlers.add(
+    panel.webview.onDidReceiveMessage((m: unknown) => {
+      handle(m).catch(() => undefined);
+    }),
+  );
+  handlers.add(
+    panel.onDidDispose(() => {
+      handlers.dispose();
+      if (key && openEditors.get(key) === editorHandle) openEditors.delete(key);
+      // While a save is under way, `done` waits for its outcome (the site may well be saved).
+      if (!saving) resolveDone(undefined);
+    }),
+  );
 
   const editorHandle: SiteEditorHandle = {
     panel,

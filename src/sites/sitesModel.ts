@@ -7,6 +7,7 @@ import { InFlight } from '../util/inflight';
 import { describeError } from '../ui/notify';
 import { setContext } from '../ui/context';
 import { failureOf, type ViewProblem, type ViewState } from './viewState';
+import { Disposable } from '../util/disposable';
 
 export type { ViewState } from './viewState';
 
@@ -26,7 +27,7 @@ export function matchesFilter(site: Site, filter: string): boolean {
   return [site.name, site.domain, site.server_type, site.web_url, site.dir].some((v) => v.toLowerCase().includes(f));
 }
 
-export class SitesModel implements vscode.Disposable {
+export class SitesModel extends Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   /** Fires when the list, the filter or the state changes. */
   readonly onDidChange = this._onDidChange.event;
@@ -49,7 +50,10 @@ export class SitesModel implements vscode.Disposable {
   constructor(
     private readonly session: Session,
     private readonly log: ModelLog,
-  ) {}
+  ) {
+    super();
+    for (const emitter of [this._onDidChange, this._onDidRefresh, this._onDidChangeState]) this.own(emitter);
+  }
 
   get state(): ViewState {
     return this._state;
@@ -156,11 +160,5 @@ export class SitesModel implements vscode.Disposable {
     this._state = s;
     setContext('siteRevisions.view', s);
     this._onDidChangeState.fire(s);
-  }
-
-  dispose(): void {
-    this._onDidChange.dispose();
-    this._onDidRefresh.dispose();
-    this._onDidChangeState.dispose();
   }
 }

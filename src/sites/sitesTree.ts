@@ -7,6 +7,7 @@ import { TreeNode } from '../tree/node';
 import { appendData, dataTooltip } from '../ui/markdown';
 import { background } from '../util/background';
 import type { SitesModel } from './sitesModel';
+import { Disposable } from '../util/disposable';
 
 export const SITES_VIEW = 'siteRevisions.sites';
 
@@ -118,11 +119,10 @@ export class SiteNode extends TreeNode {
   }
 }
 
-export class SitesTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  private readonly _onDidChangeTreeData = new vscode.EventEmitter<TreeNode | undefined>();
+export class SitesTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly _onDidChangeTreeData = this.own(new vscode.EventEmitter<TreeNode | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private siteChildren: ((node: SiteNode) => Promise<TreeNode[]>) | undefined;
-  private readonly subs: vscode.Disposable[] = [];
   /** The last root nodes handed to the view (tests and commands look sites up here). */
   roots: SiteNode[] = [];
   /** The duplicate ids last warned about (one warning per distinct list, not per render). */
@@ -133,7 +133,8 @@ export class SitesTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     private readonly model: SitesModel,
     private readonly log: { warn(message: string): void },
   ) {
-    this.subs.push(model.onDidChange(() => this._onDidChangeTreeData.fire(undefined)));
+    super();
+    this.own(model.onDidChange(() => this._onDidChangeTreeData.fire(undefined)));
   }
 
   setSiteChildren(fn: (node: SiteNode) => Promise<TreeNode[]>): void {
@@ -186,10 +187,5 @@ export class SitesTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     }
     this.warnedDuplicates = key;
     return nodes;
-  }
-
-  dispose(): void {
-    this.subs.forEach((d) => d.dispose());
-    this._onDidChangeTreeData.dispose();
   }
 }
