@@ -1,7 +1,7 @@
 // A second copy of the extension in the running host, for what can only be seen at activation
 // (VS Code activates an extension once per host): dist/extension.js loaded again next to the
-// running one, on the real `vscode` API, except that command ids, the file system scheme and the
-// log channel's name get a suffix (they must be unique) and the tree view is a stub (a second view
+// running one, on the real `vscode` API, except that command ids, the file system scheme, the
+// webview panel serializer's view type and the log channel's name get a suffix (they must be unique) and the tree view is a stub (a second view
 // with the same id would take over the real one). Each copy is compiled from a distinct source string (a trailing
 // comment) so V8's in-memory compilation cache cannot make it look cheaper. Used by the
 // activation benchmark and by the suites that check activation itself.
@@ -63,6 +63,7 @@ function copyVscode(tag: string): unknown {
     createTreeView: () => stubTreeView(),
     // A log channel of its own: the extension's channel of the same name is shared, and the copy disposes its own.
     createOutputChannel: (name: string, options: { log: true }) => vscode.window.createOutputChannel(`${name} (${tag})`, options),
+    registerWebviewPanelSerializer: (viewType: string, serializer: vscode.WebviewPanelSerializer) => vscode.window.registerWebviewPanelSerializer(`${viewType}-${tag}`, serializer),
   });
   return api;
 }
