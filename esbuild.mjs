@@ -87,26 +87,31 @@ const blameApart = {
   },
 };
 
-/** The build's options (exported for test/unit/blame.chunk.test.ts, which builds the loader with them). */
-export const options = {
-  entryPoints: { extension: 'src/extension.ts', undici: 'undici', blame: 'src/blame/index.ts' },
+/** What both builds share: minified for production, source maps in development, a metafile. */
+const common = {
   bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
   outdir: 'dist',
-  external: ['vscode'],
-  plugins: [vscodeOnce, undiciApart, blameApart],
-  define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
-  // import('undici') → require('./undici.js') inside a promise, as when undici was bundled in (and
-  // import('./index.js') in src/blame/load.ts → require('./blame.js')).
-  supported: { 'dynamic-import': false },
   minify: production,
   sourcemap: !production,
   sourcesContent: false,
   metafile: true,
   logLevel: 'warning',
   legalComments: 'none',
+};
+
+/** The build's options (exported for test/unit/blame.chunk.test.ts, which builds the loader with them). */
+export const options = {
+  ...common,
+  entryPoints: { extension: 'src/extension.ts', undici: 'undici', blame: 'src/blame/index.ts' },
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['vscode'],
+  plugins: [vscodeOnce, undiciApart, blameApart],
+  define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
+  // import('undici') → require('./undici.js') inside a promise, as when undici was bundled in (and
+  // import('./index.js') in src/blame/load.ts → require('./blame.js')).
+  supported: { 'dynamic-import': false },
 };
 
 /** The webview runs in a browser: an import of `vscode` or of a Node built-in is a build error that says so. */
@@ -122,19 +127,12 @@ const browserOnly = {
 
 /** The site editor's webview script (exported for test/unit/siteEditor.bundle.test.ts). */
 export const webviewOptions = {
+  ...common,
   entryPoints: { siteEditor: 'src/sites/webview/main.ts' },
-  bundle: true,
   format: 'iife',
   platform: 'browser',
   target: 'es2022',
-  outdir: 'dist',
   plugins: [browserOnly],
-  minify: production,
-  sourcemap: !production,
-  sourcesContent: false,
-  metafile: true,
-  logLevel: 'warning',
-  legalComments: 'none',
 };
 
 // Builds when run (`node esbuild.mjs`), not when imported.
