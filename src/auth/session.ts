@@ -12,6 +12,8 @@ import { readCaFile, trustLogger } from '../net/tls';
 import { message, showWarning } from '../ui/messages';
 import { setContext } from '../ui/context';
 import { background } from '../util/background';
+import type { RequestScheduler } from '../scheduler';
+import { isOffline } from '../sites/viewState';
 
 /** What is remembered outside SecretStorage: never a password or key. */
 export interface Account {
@@ -57,6 +59,11 @@ export function normaliseServiceUrl(input: string): { url: string } | { error: s
 export class Session implements vscode.Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<SessionState>();
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidChangeOnline = new vscode.EventEmitter<boolean>();
+  /** Fires when the service stops or starts answering (true: it answers again). */
+  readonly onDidChangeOnline = this._onDidChangeOnline.event;
+  /** Since when (epoch ms) the service could not be reached; undefined while it answers. */
+  private _offlineSince: number | undefined;
   private _state: SessionState = 'signedOut';
   private _account: Account | undefined;
   private credentials: Credentials | undefined;
@@ -64,10 +71,32 @@ export class Session implements vscode.Disposable {
   /** The "sign in again" message while it is on screen (one per expiry, not one per request). */
   private reauthPrompt: Thenable<unknown> | undefined;
 
+  /**
+   * @param scheduler the extension's one request scheduler: every client this session makes
+   * (the sign-in trial's too) sends through it.
+   */
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: Log,
+    private readonly scheduler?: RequestScheduler,
   ) {}
+
+  /** Whether the last request found the service unreachable (no connection, no answer in time). */
+  get offline(): boolean {
+    return this._offlineSince !== undefined;
+  }
+
+  /**
+   * Records whether the service answered. Every call through call() reports here; so does any
+   * other request the extension makes with the client, through its callers.
+   */
+  reportReachable(reached: boolean): void {
+    if (reached === !this.offline) return;
+    this._offlineSince = reached ? undefined : Date.now();
+    this.log.info(reached ? 'The service answers again.' : 'The service cannot be reached: what is cached is shown, marked offline.');
+    setContext('siteRevisions.offline', !reached);
+    this._onDidChangeOnline.fire(reached);
+  }
 
   get state(): SessionState {
     return this._state;
@@ -138,6 +167,7 @@ export class Session implements vscode.Disposable {
     await this.context.globalState.update(EXPIRED_KEY, undefined);
     this.forgetClient();
     this._account = undefined;
+    this._offlineSince = undefined;
     this.log.info('Signed out');
     this.setState('signedOut');
   }
@@ -186,8 +216,12 @@ export class Session implements vscode.Disposable {
       throw new AuthError('Site Revisions', 'the service refused the stored credentials: sign in again');
     }
     try {
-      return await fn(this.client);
+      const value = await fn(this.client);
+      this.reportReachable(true);
+      return value;
     } catch (e) {
+      if (isOffline(e)) this.reportReachable(false);
+      else if (isApiError(e) && e.kind !== 'cancelled') this.reportReachable(true);
       if (isApiError(e) && e.kind === 'auth' && this._state !== 'signedOut') {
         this.log.warn('The service no longer accepts the stored credentials (HTTP 401); nothing more is sent with them until you sign in.');
         const acc = this._account;
@@ -240,6 +274,7 @@ export class Session implements vscode.Disposable {
       // VS Code's proxy settings and the proxy environment, read on every request.
       proxy: proxyResolver(readProxySettings, process.env, (text) => this.log.info(text)),
       onEvent: (e) => this.log.debug('request', e),
+      ...(this.scheduler ? { scheduler: this.scheduler } : {}),
     });
   }
 
@@ -264,5 +299,6 @@ export class Session implements vscode.Disposable {
   dispose(): void {
     this.forgetClient();
     this._onDidChange.dispose();
+    this._onDidChangeOnline.dispose();
   }
 }
