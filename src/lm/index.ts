@@ -30,9 +30,9 @@ export function registerLmTools(deps: LmToolsDeps): vscode.Disposable[] {
   const { model, store } = deps;
   const source: HistorySource = {
     sites: (signal) => untilAborted(model.all(), signal),
-    files: async (siteId, signal) => (await untilAborted(store.siteFiles(siteId), signal)).files.map((f) => f.path),
-    revisions: async (siteId, path, signal) => (await untilAborted(store.revisions(siteId, path), signal)).items.map((d) => ({ ...d.item, time: d.time })),
-    content: async (siteId, revisionId, signal) => decoder.decode(await untilAborted(store.content(siteId, revisionId), signal)),
+    files: async (siteId, signal) => (await untilAborted(store.siteFiles(siteId, { signal }), signal)).files.map((f) => f.path),
+    revisions: async (siteId, path, signal) => (await untilAborted(store.revisions(siteId, path, { signal }), signal)).items.map((d) => ({ ...d.item, time: d.time })),
+    content: async (siteId, revisionId, signal) => decoder.decode(await untilAborted(store.content(siteId, revisionId, { signal }), signal)),
   };
   return new HistoryTools(deps.session, source, deps.log).register();
 }
