@@ -111,12 +111,7 @@ export class AccountCache implements vscode.Disposable {
       const s = o ? await o.store : undefined;
       // The open store deletes its own files (and stays usable); other folders are removed.
       if (s) await s.clear();
-      let names: string[] = [];
-      try {
-        names = await fsp.readdir(this.root);
-      } catch {
-        names = [];
-      }
+      const names = await fsp.readdir(this.root).catch((): string[] => []);
       for (const n of names) if (n !== o?.key) await fsp.rm(path.join(this.root, n), { recursive: true, force: true });
       return freed - (await folderBytes(this.root));
     });
