@@ -25,8 +25,8 @@ interface Opened {
 }
 
 export class AccountCache implements vscode.Disposable {
-  /** Where every account's folder is. */
-  readonly root: string;
+  /** Where every account's folder is (undefined: the host gives no storage folder, so no disk cache). */
+  readonly root: string | undefined;
   private opened: Opened | undefined;
   /** Deletions and openings happen one after another (a folder is never deleted while reopened). */
   private chain: Promise<unknown> = Promise.resolve();
@@ -40,7 +40,8 @@ export class AccountCache implements vscode.Disposable {
     private readonly session: Session,
     private readonly log: Log,
   ) {
-    this.root = path.join(context.globalStorageUri.fsPath, 'store');
+    const storage = (context as Partial<vscode.ExtensionContext>).globalStorageUri;
+    this.root = storage ? path.join(storage.fsPath, 'store') : undefined;
     this.subs.push(
       session.onDidChange(() => this.follow()),
       onDidChangeSettings((e) => {
@@ -88,7 +89,7 @@ export class AccountCache implements vscode.Disposable {
         this.log.info('The disk cache of the previous account was deleted.');
       }).catch((e: unknown) => this.log.warn(`The disk cache of the previous account could not be deleted (${(e as Error).message}).`));
     }
-    if (!key) return;
+    if (!key || !this.root) return;
     const folder = path.join(this.root, key);
     const store = this.chain.then(async () => {
       const s = new DiskStore(folder, { maxBytes: readSettings().diskCacheBytes, log: (m) => this.log.warn(m) });
@@ -105,15 +106,17 @@ export class AccountCache implements vscode.Disposable {
 
   /** Deletes everything cached on disk, every account's; returns the bytes freed. */
   async clear(): Promise<number> {
+    const root = this.root;
+    if (!root) return 0;
     const run = this.chain.then(async () => {
-      const freed = await folderBytes(this.root);
+      const freed = await folderBytes(root);
       const o = this.opened;
       const s = o ? await o.store : undefined;
       // The open store deletes its own files (and stays usable); other folders are removed.
       if (s) await s.clear();
-      const names = await fsp.readdir(this.root).catch((): string[] => []);
-      for (const n of names) if (n !== o?.key) await fsp.rm(path.join(this.root, n), { recursive: true, force: true });
-      return freed - (await folderBytes(this.root));
+      const names = await fsp.readdir(root).catch((): string[] => []);
+      for (const n of names) if (n !== o?.key) await fsp.rm(path.join(root, n), { recursive: true, force: true });
+      return freed - (await folderBytes(root));
     });
     this.chain = run.catch(() => undefined);
     const freed = await run;
@@ -123,7 +126,7 @@ export class AccountCache implements vscode.Disposable {
   }
 
   private async clearCommand(): Promise<number | undefined> {
-    const size = await folderBytes(this.root);
+    const size = this.root ? await folderBytes(this.root) : 0;
     const clear = vscode.l10n.t('Clear Cache');
     const choice = await showWarning(
       message('Delete the revisions and lists Site Revisions keeps on this computer ({0})?', plain(mb(size))),

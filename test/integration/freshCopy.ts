@@ -6,6 +6,7 @@
 // comment) so V8's in-memory compilation cache cannot make it look cheaper. Used by the
 // activation benchmark and by the suites that check activation itself.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import Module from 'node:module';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -90,7 +91,7 @@ function stubTreeView(): vscode.TreeView<unknown> {
  * A new ExtensionContext, in memory, signed in to `serviceUrl` as `email` (the password in its
  * secret storage). `secrets` replaces members of the secret storage (e.g. a failing `get`).
  */
-export function freshContext(serviceUrl: string, email: string, password: string, secrets: Partial<vscode.SecretStorage> = {}): Record<string, unknown> {
+export function freshContext(serviceUrl: string, email: string, password: string, secrets: Partial<vscode.SecretStorage> = {}, storage?: vscode.Uri): Record<string, unknown> {
   const memento = (init: Record<string, unknown> = {}) => {
     const data = new Map(Object.entries(init));
     return {
@@ -121,5 +122,7 @@ export function freshContext(serviceUrl: string, email: string, password: string
     extensionUri: ext.extensionUri,
     extensionPath: ext.extensionPath,
     extension: ext,
+    // A storage folder of its own (its disk cache); a test that reopens the running extension's cache passes that folder instead.
+    globalStorageUri: storage ?? vscode.Uri.file(fs.mkdtempSync(path.join(os.tmpdir(), 'sr-copy-storage-'))),
   };
 }
