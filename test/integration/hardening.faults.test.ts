@@ -339,6 +339,7 @@ describe('Hardening: faults', function () {
     const picked = revisions.slice(0, 20);
     assert.equal(picked.length, 20);
     api.revisions.cache.clear();
+    await (await api.cache.current())?.clear();
     const notes = captureNotifications();
     try {
       // 20 concurrent copies of 20 revisions; every request fails with a fault no retry helps

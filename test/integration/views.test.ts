@@ -9,7 +9,7 @@ import type { ExtensionApi } from '../../src/extension';
 import type { FaultKind } from '../server';
 import { DEMO } from '../server/demo';
 import { screenOrSkip, type Screen } from './screen';
-import { control, signInDemo } from './support';
+import { control, settled, signInDemo } from './support';
 import { ext, testService } from './util';
 
 export const ACME = 'Acme Corporate';
@@ -61,6 +61,7 @@ describe('Screen: the Sites view in each failure state', function () {
 
   /** Makes the next loads of the sites fail with `faults`, refreshes, and waits for the state's welcome content. */
   async function fail(faults: FaultKind[], expect: RegExp): Promise<{ text: string; paragraphs: string[]; buttons: string[] }> {
+    await settled(api.scheduler, url);
     await control(url, 'config', { failNext: faults });
     // The view's own load meets the faults (a failure is not kept: a later load asks again).
     await vscode.commands.executeCommand('siteRevisions.refresh');
@@ -110,7 +111,9 @@ describe('Screen: the Sites view in each failure state', function () {
     await retryRecovers();
   });
 
-  it('unreachable without a known cause (a dropped connection): the explanation and the buttons, no hint', async () => {
+  it('unreachable without a known cause (a dropped connection), nothing cached: the explanation and the buttons, no hint', async () => {
+    // With the sites cached, a dropped connection shows them offline (cache.test); here there is no cache.
+    await api.cache.clear();
     const w = await fail(['drop', 'drop', 'drop', 'drop'], /cannot be reached/);
     assert.deepEqual(w.paragraphs, ['The service cannot be reached, so your sites could not be loaded.']);
     assert.deepEqual(w.buttons, ['Retry', 'Open Settings', 'Show Log']);
