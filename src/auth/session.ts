@@ -64,6 +64,9 @@ export class Session implements vscode.Disposable {
   readonly onDidChangeOnline = this._onDidChangeOnline.event;
   /** Since when (epoch ms) the service could not be reached; undefined while it answers. */
   private _offlineSince: number | undefined;
+  /** Calls started so far, and the latest of them that reached the service. */
+  private calls = 0;
+  private lastReached = 0;
   private _state: SessionState = 'signedOut';
   private _account: Account | undefined;
   private credentials: Credentials | undefined;
@@ -90,7 +93,11 @@ export class Session implements vscode.Disposable {
    * Records whether the service answered. Every call through call() reports here; so does any
    * other request the extension makes with the client, through its callers.
    */
-  reportReachable(reached: boolean): void {
+  reportReachable(reached: boolean, started = ++this.calls): void {
+    if (reached) this.lastReached = Math.max(this.lastReached, started);
+    // A call that started before the last one that got through says nothing new (retries of a
+    // read sent while the service was down end after it is back).
+    else if (started < this.lastReached) return;
     if (reached === !this.offline) return;
     this._offlineSince = reached ? undefined : Date.now();
     this.log.info(reached ? 'The service answers again.' : 'The service cannot be reached: what is cached is shown, marked offline.');
@@ -215,13 +222,14 @@ export class Session implements vscode.Disposable {
       this.expire();
       throw new AuthError('Site Revisions', 'the service refused the stored credentials: sign in again');
     }
+    const started = ++this.calls;
     try {
       const value = await fn(this.client);
-      this.reportReachable(true);
+      this.reportReachable(true, started);
       return value;
     } catch (e) {
-      if (isOffline(e)) this.reportReachable(false);
-      else if (isApiError(e) && e.kind !== 'cancelled') this.reportReachable(true);
+      if (isOffline(e)) this.reportReachable(false, started);
+      else if (isApiError(e) && e.kind !== 'cancelled') this.reportReachable(true, started);
       if (isApiError(e) && e.kind === 'auth' && this._state !== 'signedOut') {
         this.log.warn('The service no longer accepts the stored credentials (HTTP 401); nothing more is sent with them until you sign in.');
         const acc = this._account;
