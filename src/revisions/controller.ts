@@ -38,6 +38,8 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
   private readonly fileNodes = new Map<string, FileNode>();
   /** Loads under way, by the node they fill: collapsing the node aborts its load. */
   private readonly loading = new Map<TreeNode, AbortController>();
+  /** Loads aborted because their node was collapsed. */
+  private readonly collapsed = new WeakSet<AbortController>();
 
   constructor(
     readonly store: RevisionStore,
@@ -63,6 +65,7 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
   cancelLoad(node: TreeNode): boolean {
     const ac = this.loading.get(node);
     if (!ac) return false;
+    this.collapsed.add(ac);
     ac.abort();
     return true;
   }
@@ -99,8 +102,9 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
       return await p;
     } finally {
       if (this.loading.get(node) === ac) this.loading.delete(node);
-      // Aborted: the node is filled again when it is expanded next.
-      if (ac.signal.aborted) this.tree.changed(node);
+      // Collapsed while loading: the node is filled again when it is expanded next. (Cancelled
+      // from the notification, it stays open with a "Cancelled" row that loads again on a click.)
+      if (this.collapsed.has(ac)) this.tree.changed(node);
     }
   }
 
@@ -224,7 +228,12 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
 
   private errorNode(parent: TreeNode, what: string, e: unknown, idParts: string[]): MessageNode {
     if (isApiError(e) && e.kind === 'cancelled') {
-      return new MessageNode(parent, vscode.l10n.t('Cancelled'), { icon: 'info', description: vscode.l10n.t('expand again to load'), id: JSON.stringify(['cancelled', ...idParts]) });
+      return new MessageNode(parent, vscode.l10n.t('Cancelled'), {
+        icon: 'info',
+        description: vscode.l10n.t('click to load'),
+        command: { command: RETRY_COMMAND, title: vscode.l10n.t('Retry'), arguments: [parent] },
+        id: JSON.stringify(['cancelled', ...idParts]),
+      });
     }
     if (isOffline(e)) {
       return new MessageNode(parent, what, {

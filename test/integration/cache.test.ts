@@ -196,6 +196,47 @@ describe('Disk cache, offline and cancellation', function () {
     assert.ok((await other).byteLength > 0);
   });
 
+  it('a slow load in the Sites view shows a notification with Cancel, which aborts it; collapsing a loading site aborts its request, not another waiter’s', async function () {
+    const s = screenOrSkip(this);
+    await fromScratch();
+    await s.openSitesView();
+    const acme = await acmeOf();
+    await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith(ACME)), 'the sites');
+    await settled(api.scheduler, url);
+    await control(url, 'reset-stats');
+    await control(url, 'config', { latencyMs: 6000 });
+    const filesRequests = async () => (await stats()).requests.filter((r) => r.operation === 'getRevisionFiles');
+    const row = { selector: `${s.pane('Sites')} .monaco-list-row`, hasText: ACME };
+
+    // Expanded by a click; still loading after a moment: the notification offers Cancel.
+    await s.click(row);
+    await vscode.commands.executeCommand('notifications.showList');
+    await s.until(() => s.notifications(), (t) => t.some((x) => x.includes(`Loading the files of “${ACME}”…`)), 'the progress notification');
+    await s.click({ selector: '.notifications-center .notification-list-item .monaco-button', hasText: 'Cancel' });
+    const [cancelled] = await waitFor(async () => ((await filesRequests()).length ? filesRequests() : undefined));
+    assert.equal(cancelled!.aborted, true, 'Cancel closed the connection');
+    await vscode.commands.executeCommand('notifications.hideList');
+    await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith('Cancelled')), 'the Cancelled row');
+
+    // A click on the Cancelled row loads again; collapsed while loading: aborted.
+    await control(url, 'reset-stats');
+    await s.click({ selector: `${s.pane('Sites')} .monaco-list-row`, hasText: 'Cancelled' });
+    await waitFor(async () => (await stats()).inFlight >= 1);
+    await s.click(row); // collapse while it loads
+    const [collapsed] = await waitFor(async () => ((await filesRequests()).length ? filesRequests() : undefined));
+    assert.equal(collapsed!.aborted, true, 'collapsing closed the connection');
+
+    // Another waiter (a language-model tool reading the same list): collapsing leaves its request alone.
+    await control(url, 'reset-stats');
+    await s.click(row); // expand
+    await waitFor(async () => (await stats()).inFlight >= 1);
+    const other = api.revisions.store.siteFiles(acme.site.id);
+    await s.click(row); // collapse
+    assert.ok((await other).files.length > 0, 'the other waiter gets the files');
+    const kept = await filesRequests();
+    assert.deepEqual(kept.map((r) => r.aborted ?? false), [false]);
+  });
+
   it('sign-out deletes the account’s cache folder, and so does signing in as another account; no password or key is ever in it', async () => {
     // A full session as the demo user: sites, files, revisions opened, every content of a file.
     await fromScratch();

@@ -60,6 +60,10 @@ function copyVscode(tag: string): unknown {
     registerFileSystemProvider: (scheme: string, p: vscode.FileSystemProvider, o?: { isCaseSensitive?: boolean; isReadonly?: boolean | vscode.MarkdownString }) =>
       vscode.workspace.registerFileSystemProvider(`${scheme}-${tag}`, p, o),
   });
+  // Language-model tools are registered by name, once per host: a copy's would replace (and, disposed, remove) the running extension's.
+  override('lm', {
+    registerTool: () => new vscode.Disposable(() => undefined),
+  });
   override('window', {
     createTreeView: () => stubTreeView(),
     // A log channel of its own: the extension's channel of the same name is shared, and the copy disposes its own.

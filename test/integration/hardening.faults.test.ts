@@ -11,7 +11,7 @@ import type { FileNode, MessageNode, RevisionNode } from '../../src/revisions/no
 import type { SiteNode } from '../../src/sites/sitesTree';
 import type { TreeNode } from '../../src/tree/node';
 import type { FaultKind, RequestRecord } from '../server';
-import { control, signInDemo, stubWindow } from './support';
+import { control, settled, signInDemo, stubWindow } from './support';
 import { ext, testService } from './util';
 
 /** Kinds drawn at random: some a read retries (the first six), some it cannot (500, an HTML page). */
@@ -234,6 +234,7 @@ describe('Hardening: faults', function () {
     // 1 + 3 times, then shows an error node whose retry loads it.
     api.model.refresh();
     const file = files[0]!;
+    await settled(api.scheduler, url);
     await control(url, 'reset-stats');
     await control(url, 'config', { latencyMs: 300, failNext: Array(MAX_ATTEMPTS).fill('http503') });
     const failed = await api.tree.getChildren(file);

@@ -10,7 +10,7 @@ import type { FaultKind } from '../server';
 import { DEMO } from '../server/demo';
 import { screenOrSkip, type Screen } from './screen';
 import { control, settled, signInDemo } from './support';
-import { ext, testService } from './util';
+import { ext, testService, waitFor } from './util';
 
 export const ACME = 'Acme Corporate';
 
@@ -112,12 +112,18 @@ describe('Screen: the Sites view in each failure state', function () {
   });
 
   it('unreachable without a known cause (a dropped connection), nothing cached: the explanation and the buttons, no hint', async () => {
-    // With the sites cached, a dropped connection shows them offline (cache.test); here there is no cache.
-    await api.cache.clear();
-    const w = await fail(['drop', 'drop', 'drop', 'drop'], /cannot be reached/);
-    assert.deepEqual(w.paragraphs, ['The service cannot be reached, so your sites could not be loaded.']);
-    assert.deepEqual(w.buttons, ['Retry', 'Open Settings', 'Show Log']);
-    await retryRecovers();
+    // With the sites cached, a dropped connection shows them offline (cache.test); here the disk cache is off.
+    const settings = vscode.workspace.getConfiguration('siteRevisions');
+    await settings.update('cache.maxSizeMB', 0, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor(async () => (await api.cache.current())?.enabled === false, { message: 'the disk cache off' });
+      const w = await fail(['drop', 'drop', 'drop', 'drop'], /cannot be reached/);
+      assert.deepEqual(w.paragraphs, ['The service cannot be reached, so your sites could not be loaded.']);
+      assert.deepEqual(w.buttons, ['Retry', 'Open Settings', 'Show Log']);
+      await retryRecovers();
+    } finally {
+      await settings.update('cache.maxSizeMB', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('the service answers an error: the explanation, and Retry · Sign In Again · Show Log; the log has the status', async () => {

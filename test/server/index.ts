@@ -401,11 +401,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       req.socket.destroy();
       return;
     }
-    // The client went away before its reply (it aborted): recorded as such.
+    // The client went away before its reply (it aborted): the record says so. It is added when
+    // the handler is done, as for every request (a write is still carried out, as a real service would).
     res.once('close', () => {
-      if (res.writableFinished || recorded) return;
-      rec.aborted = true;
-      record(0);
+      if (!res.writableFinished && !recorded) rec.aborted = true;
     });
 
     const read = await readBody(req);
