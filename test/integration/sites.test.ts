@@ -228,7 +228,8 @@ describe('Sites', function () {
       await control(url, 'config', { failNext: ['http401', 'http401', 'http401'] });
       // Three different reads (identical ones would share one request): three 401 replies.
       const acme = (await sites()).find((x) => x.site.name === 'Acme Corporate')!.site.id;
-      const calls = [(c: SiteRevisionClient) => c.getSites(), (c: SiteRevisionClient) => c.getRevisionFiles(acme), (c: SiteRevisionClient) => c.getRevisions(acme, 'index.php')].map((read) =>
+      const reads: ((c: SiteRevisionClient) => Promise<unknown>)[] = [(c) => c.getSites(), (c) => c.getRevisionFiles(acme), (c) => c.getRevisions(acme, 'index.php')];
+      const calls = reads.map((read) =>
         api.session.call(read).catch((e: Error) => e),
       );
       const results = await Promise.all(calls);
