@@ -22,6 +22,8 @@ import { control, settled, signInDemo, spyMessages } from './support';
 import { ext, testService, waitFor } from './util';
 
 const ACME = 'Acme Corporate';
+/** What a click on a "Cancelled" or error row runs. */
+const RETRY = 'siteRevisions.revisions.retry';
 
 async function serviceSites(url: string, account: { email: string; password: string }): Promise<Site[]> {
   const body = new URLSearchParams({ login: '1', email: account.email, password: account.password });
@@ -206,10 +208,15 @@ describe('Disk cache, offline and cancellation', function () {
     await control(url, 'reset-stats');
     await control(url, 'config', { latencyMs: 6000 });
     const filesRequests = async () => (await stats()).requests.filter((r) => r.operation === 'getRevisionFiles');
-    const row = { selector: `${s.pane('Sites')} .monaco-list-row`, hasText: ACME };
+    /** Selects the site's row in the real tree (focused), for the keyboard: → expands it, ← collapses it. */
+    const selectAcme = async () => {
+      await api.view.reveal(acme, { select: true, focus: true, expand: false });
+      await s.until(() => s.texts({ selector: `${s.pane('Sites')} .monaco-list-row.focused` }), (t) => t.some((x) => x.startsWith(ACME)), 'the site row focused');
+    };
 
-    // Expanded by a click; still loading after a moment: the notification offers Cancel.
-    await s.click(row);
+    // Expanded from the keyboard; still loading after a moment: the notification offers Cancel.
+    await selectAcme();
+    await s.press('ArrowRight');
     await vscode.commands.executeCommand('notifications.showList');
     await s.until(() => s.notifications(), (t) => t.some((x) => x.includes(`Loading the files of “${ACME}”…`)), 'the progress notification');
     await s.click({ selector: '.notifications-center .notification-list-item .monaco-button', hasText: 'Cancel' });
@@ -218,20 +225,25 @@ describe('Disk cache, offline and cancellation', function () {
     await vscode.commands.executeCommand('notifications.hideList');
     await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith('Cancelled')), 'the Cancelled row');
 
-    // A click on the Cancelled row loads again; collapsed while loading: aborted.
+    // Collapsed while loading: aborted.
+    await selectAcme();
+    await s.press('ArrowLeft'); // collapse (it shows the Cancelled row)
     await control(url, 'reset-stats');
-    await s.click({ selector: `${s.pane('Sites')} .monaco-list-row`, hasText: 'Cancelled' });
+    // As a click on the Cancelled row (with the node the view holds): loads again when expanded.
+    await vscode.commands.executeCommand(RETRY, api.view.selection[0]);
+    await selectAcme();
+    await s.press('ArrowRight');
     await waitFor(async () => (await stats()).inFlight >= 1);
-    await s.click(row); // collapse while it loads
+    await s.press('ArrowLeft'); // collapse while it loads
     const [collapsed] = await waitFor(async () => ((await filesRequests()).length ? filesRequests() : undefined));
     assert.equal(collapsed!.aborted, true, 'collapsing closed the connection');
 
     // Another waiter (a language-model tool reading the same list): collapsing leaves its request alone.
     await control(url, 'reset-stats');
-    await s.click(row); // expand
+    await s.press('ArrowRight');
     await waitFor(async () => (await stats()).inFlight >= 1);
     const other = api.revisions.store.siteFiles(acme.site.id);
-    await s.click(row); // collapse
+    await s.press('ArrowLeft');
     assert.ok((await other).files.length > 0, 'the other waiter gets the files');
     const kept = await filesRequests();
     assert.deepEqual(kept.map((r) => r.aborted ?? false), [false]);

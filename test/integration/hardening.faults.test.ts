@@ -239,7 +239,7 @@ describe('Hardening: faults', function () {
     await control(url, 'config', { latencyMs: 300, failNext: Array(MAX_ATTEMPTS).fill('http503') });
     const failed = await api.tree.getChildren(file);
     const attempts = (await stats()).requests.filter((r) => r.url === revisionsUrl(file.site.id, file.path));
-    assert.equal(attempts.length, MAX_ATTEMPTS, 'tried 1 + 3 times');
+    assert.equal(attempts.length, MAX_ATTEMPTS, `tried 1 + 3 times: ${JSON.stringify((await stats()).requests.map((r) => [r.url, r.status, r.fault]))}`);
     assert.equal(failed.length, 1);
     assert.ok(isError(failed[0]!), 'then an error node');
     assert.match(String(failed[0]!.getTreeItem().description), /503/);
