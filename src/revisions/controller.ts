@@ -38,8 +38,9 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
   private readonly fileNodes = new Map<string, FileNode>();
   /** Loads under way, by the node they fill: collapsing the node aborts its load. */
   private readonly loading = new Map<TreeNode, AbortController>();
-  /** Loads aborted because their node was collapsed. */
+  /** Loads aborted because their node was collapsed, and the nodes to fill again when expanded. */
   private readonly collapsed = new WeakSet<AbortController>();
+  private readonly reloadOnExpand = new WeakSet<TreeNode>();
 
   constructor(
     readonly store: RevisionStore,
@@ -58,7 +59,14 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
       }),
       mapping.onDidChange(() => tree.changed()),
     );
-    if (view) this.subs.push(view.onDidCollapseElement((e) => this.cancelLoad(e.element)));
+    if (view) {
+      this.subs.push(
+        view.onDidCollapseElement((e) => this.cancelLoad(e.element)),
+        view.onDidExpandElement((e) => {
+          if (this.reloadOnExpand.delete(e.element)) this.tree.changed(e.element);
+        }),
+      );
+    }
   }
 
   /** Aborts the load that fills `node` (its request too, unless another caller waits for it). */
@@ -104,7 +112,7 @@ export class RevisionsController implements NodeHost, vscode.Disposable {
       if (this.loading.get(node) === ac) this.loading.delete(node);
       // Collapsed while loading: the node is filled again when it is expanded next. (Cancelled
       // from the notification, it stays open with a "Cancelled" row that loads again on a click.)
-      if (this.collapsed.has(ac)) this.tree.changed(node);
+      if (this.collapsed.has(ac)) this.reloadOnExpand.add(node);
     }
   }
 
