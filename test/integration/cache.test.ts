@@ -70,8 +70,6 @@ describe('Disk cache, offline and cancellation', function () {
   afterEach(async () => {
     await control(url, 'config', { failNext: [], faultRate: 0, latencyMs: 0, down: false });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    // Nothing left expanded in the view: later suites count their own requests.
-    await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
     await settled(api.scheduler, url);
   });
 
