@@ -29,7 +29,7 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 export function registerLmTools(deps: LmToolsDeps): vscode.Disposable[] {
   const { model, store } = deps;
   const source: HistorySource = {
-    sites: (signal) => untilAborted(model.all(), signal),
+    sites: (signal) => untilAborted(model.current(), signal),
     files: async (siteId, signal) => (await untilAborted(store.siteFiles(siteId, { signal }), signal)).files.map((f) => f.path),
     revisions: async (siteId, path, signal) => (await untilAborted(store.revisions(siteId, path, { signal }), signal)).items.map((d) => ({ ...d.item, time: d.time })),
     content: async (siteId, revisionId, signal) => decoder.decode(await untilAborted(store.content(siteId, revisionId, { signal }), signal)),

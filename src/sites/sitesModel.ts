@@ -217,7 +217,26 @@ export class SitesModel implements vscode.Disposable {
    * Get Sites. Rejects when that fails (offline…): a cached site has no passwords to send.
    */
   async freshSite(id: string): Promise<Site | undefined> {
-    if (this.fresh && this.sites) return this.find(id);
+    return (await this.fetchFresh()).find((s) => s.id === id);
+  }
+
+  /**
+   * The sites as the service lists them now (what a language-model tool answers with): the list
+   * in memory when it came from the service, else one Get Sites; the cached list only when the
+   * service cannot be reached.
+   */
+  async current(): Promise<Site[]> {
+    try {
+      return await this.fetchFresh();
+    } catch (e) {
+      if (isOffline(e)) return this.all();
+      throw e;
+    }
+  }
+
+  private async fetchFresh(): Promise<Site[]> {
+    if (this.fresh && this.sites) return this.sites;
+    if (this.session.state !== 'signedIn') return this.all();
     const gen = this.generation;
     const sites = await this.session.call((c) => c.getSites());
     if (gen === this.generation) {
@@ -225,7 +244,7 @@ export class SitesModel implements vscode.Disposable {
       this._onDidChange.fire();
       background('Caching the sites', this.store().then((d) => d?.put({ kind: 'sites' }, sites)));
     }
-    return sites.find((s) => s.id === id);
+    return sites;
   }
 
   find(id: string): Site | undefined {
