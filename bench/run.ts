@@ -271,7 +271,7 @@ async function main(): Promise<number> {
             const b = await runNode([path.join(repoRoot, 'esbuild.mjs')], { label: 'esbuild', timeoutMs: 120_000 });
             if (b.code !== 0) throw new Error(`node esbuild.mjs failed (exit ${b.code ?? b.signal})`);
           }
-          const harness = [path.join(repoRoot, 'out', 'test', 'host', 'run.js'), '--results', path.join(tmp, 'host-results.json'), '--grep', 'Bench:', '--timeout', '240', ...(installed ? ['--vsix', vsix] : [])];
+          const harness = [path.join(repoRoot, 'out', 'test', 'host', 'run.js'), '--results', path.join(tmp, 'host-results.json'), '--grep', 'Bench:', '--timeout', '480', ...(installed ? ['--vsix', vsix] : [])];
           const r = await runNode(harness, {
             passStdout: true,
             timeoutMs: 300_000,
