@@ -115,6 +115,9 @@ export function digest(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** Contents larger than the whole LRU kept beside it (the two sides of a compare). */
+const LARGE_SLOTS = 2;
+
 /** Most digests kept (about 100 bytes each): enough for every revision a person looks at. */
 const MAX_DIGESTS = 200_000;
 
@@ -134,11 +137,11 @@ export class RevisionStore {
   /** Revision contents (UTF-8 bytes), bounded by `revisions.cacheSizeMB`. */
   readonly cache: ByteLru<string, Uint8Array>;
   /**
-   * The last content fetched that is larger than the whole LRU: kept (one, replaced by the next)
-   * so that opening it — `stat`, then `readFile`, then Compare with Working File — costs one
-   * request, not one per call.
+   * The last contents fetched that are larger than the whole LRU: kept (two, the older replaced
+   * by the next) so that opening one — `stat`, then `readFile`, then Compare with Working File —
+   * costs one request, not one per call, and a compare of two such revisions keeps both.
    */
-  private large: { key: string; bytes: Uint8Array } | undefined;
+  private large: { key: string; bytes: Uint8Array }[] = [];
   private readonly files: ByteLru<string, SiteFiles>;
   private readonly lists: ByteLru<string, RevisionList>;
   /** Content digests outlive the cache (a revision's content never changes). */
@@ -455,7 +458,7 @@ export class RevisionStore {
 
   peekContent(siteId: string, revisionId: string): Uint8Array | undefined {
     const key = contentKey(siteId, revisionId);
-    return this.cache.peek(key) ?? (this.large?.key === key ? this.large.bytes : undefined);
+    return this.cache.peek(key) ?? this.large.find((l) => l.key === key)?.bytes;
   }
 
   /** The SHA-256 of a revision's content when it has been seen (even if evicted since). */
@@ -471,7 +474,7 @@ export class RevisionStore {
 
   /** Into the LRU (or, larger than all of it, the one large slot), with its digest. */
   private keepBytes(key: string, bytes: Uint8Array): void {
-    if (!this.cache.set(key, bytes)) this.large = { key, bytes };
+    if (!this.cache.set(key, bytes) && !this.large.some((l) => l.key === key)) this.large = [...this.large.slice(-(LARGE_SLOTS - 1)), { key, bytes }];
     if (!this.digests.has(key)) {
       if (this.digests.size >= MAX_DIGESTS) this.digests.delete(this.digests.keys().next().value as string);
       this.digests.set(key, digest(bytes));
@@ -493,7 +496,7 @@ export class RevisionStore {
     this.invalidate();
     this.fetchFirst = false;
     this.cache.clear();
-    this.large = undefined;
+    this.large = [];
     this.digests.clear();
   }
 }
