@@ -167,7 +167,7 @@ describe('revisions: store with the disk cache (local service)', function () {
     service.configure({ latencyMs: 0 });
   });
 
-  it('a revision larger than the whole memory cache is fetched once per open (stat, read, compare), with the disk store off too', async () => {
+  it('a revision larger than the whole memory cache is fetched once per open (stat, read, compare), and both sides of a compare are kept, with the disk store off', async () => {
     const { store } = open({ cacheBytes: 16, disk: () => Promise.resolve(undefined) });
     const id = (await store.revisions(siteId, file)).items[0]!.item.id;
     service.resetStats();
@@ -177,6 +177,12 @@ describe('revisions: store with the disk cache (local service)', function () {
     await store.content(siteId, id); // Compare with Working File
     assert.deepEqual(ops(), ['getRevision']);
     assert.equal(store.cache.size, 0, 'the LRU holds none of it');
+    // Compare with the previous one (as large): both sides are kept, one more request.
+    const previous = (await store.revisions(siteId, file)).items[1]!.item.id;
+    await store.content(siteId, previous);
+    await store.content(siteId, id);
+    await store.content(siteId, previous);
+    assert.deepEqual(ops(), ['getRevision', 'getRevision']);
   });
 
   it('the lists kept in memory are bounded in bytes', async () => {
