@@ -16,6 +16,10 @@ export interface Settings {
   revisionPageSize: number;
   hideIdenticalRevisions: boolean;
   cacheSizeBytes: number;
+  /** Bound of the disk cache (revision contents and lists) per account, in bytes; 0 turns it off. */
+  diskCacheBytes: number;
+  /** Requests in flight to the service at once (the one request scheduler). */
+  requestConcurrency: number;
 }
 
 function clamp(n: unknown, min: number, max: number, fallback: number): number {
@@ -33,6 +37,8 @@ export function readSettings(): Settings {
     revisionPageSize: Math.round(clamp(c.get('revisions.pageSize'), 5, 1000, 50)),
     hideIdenticalRevisions: c.get<boolean>('revisions.hideIdenticalToWorkingFile') === true,
     cacheSizeBytes: clamp(c.get('revisions.cacheSizeMB'), 1, 1024, 64) * 1024 * 1024,
+    diskCacheBytes: Math.round(clamp(c.get('cache.maxSizeMB'), 0, 65536, 512) * 1024 * 1024),
+    requestConcurrency: Math.round(clamp(c.get('requestConcurrency'), 1, 32, 6)),
   };
 }
 

@@ -14,6 +14,9 @@ import { registerLmTools } from './lm';
 import type { HistoryTools } from './lm/tools';
 import { registerRevisions, type RevisionsApi } from './revisions';
 import { setBackgroundSink } from './util/background';
+import { AccountCache } from './cache/accountCache';
+import { RequestScheduler } from './scheduler';
+import { readSettings } from './config';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
@@ -34,6 +37,8 @@ export interface ExtensionApi {
   tree: SitesTreeProvider;
   view: vscode.TreeView<unknown>;
   log: Log;
+  cache: AccountCache;
+  scheduler: RequestScheduler;
   editors: typeof editors;
   revisions: RevisionsApi;
   lmTools: HistoryTools;
@@ -42,8 +47,14 @@ export interface ExtensionApi {
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi | undefined {
   const log = new Log();
-  const session = new Session(context, log);
-  const model = new SitesModel(session, log);
+  // Every request the extension sends waits for its slot here (user actions first).
+  const scheduler = new RequestScheduler({
+    concurrency: readSettings().requestConcurrency,
+    onEvent: (e) => log.info(e.type === 'backoff' ? `The service asked to wait: no request to ${e.origin} for ${e.ms} ms (${e.queued} waiting)` : `Requests to ${e.origin} resume (${e.queued} waiting)`),
+  });
+  const session = new Session(context, log, scheduler);
+  const cache = new AccountCache(context, session, log);
+  const model = new SitesModel(session, log, () => cache.current());
   const tree = new SitesTreeProvider(model, log);
   const { view, disposables: viewDisposables } = createSitesView(model, tree);
   const notifier = new Notifier(log);
@@ -53,7 +64,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   context.subscriptions.push(
     log,
     { dispose: () => setBackgroundSink(undefined) },
+    { dispose: () => scheduler.dispose() },
     session,
+    cache,
     model,
     tree,
     ...viewDisposables,
@@ -63,8 +76,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
     vscode.commands.registerCommand('siteRevisions.showLog', () => log.show()),
     // Signed out, another account, or expired (the view then asks to sign in again): nothing of before shows.
     session.onDidChange(() => model.clear()),
+    vscode.commands.registerCommand('siteRevisions.retry', () => model.refresh()),
+    // Clear Cache: the sites are fetched again too.
+    cache.onDidClear(() => model.refresh()),
     onDidChangeSettings((e) => {
       if (affectsClient(e)) session.reconfigure();
+      if (e.affectsConfiguration('siteRevisions.requestConcurrency')) scheduler.setConcurrency(readSettings().requestConcurrency);
       if (e.affectsConfiguration('siteRevisions.revisions')) tree.changed();
     }),
   );
@@ -72,11 +89,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   // Secrets are read asynchronously; the view shows its welcome content until then, and revision
   // documents (a restored window's tabs) wait for them.
   const started: { ready?: Promise<void> } = {};
-  const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve() });
+  const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve(), cache, view });
   const lm = registerLmTools({ session, model, store: revisions.store, log });
   context.subscriptions.push(...lm.disposables);
   const ready = (started.ready = startSession(session, log, notifier));
-  return TEST_HOOKS ? { context, session, model, tree, view, log, editors, revisions, lmTools: lm.tools, ready } : undefined;
+  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, lmTools: lm.tools, ready } : undefined;
 }
 
 export function deactivate(): void {}

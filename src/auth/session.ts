@@ -13,6 +13,8 @@ import { message, showWarning } from '../ui/messages';
 import { setContext } from '../ui/context';
 import { background } from '../util/background';
 import { Disposable } from '../util/disposable';
+import type { RequestScheduler } from '../scheduler';
+import { isOffline } from '../sites/viewState';
 
 /** What is remembered outside SecretStorage: never a password or key. */
 export interface Account {
@@ -58,6 +60,14 @@ export function normaliseServiceUrl(input: string): { url: string } | { error: s
 export class Session extends Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<SessionState>();
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidChangeOnline = new vscode.EventEmitter<boolean>();
+  /** Fires when the service stops or starts answering (true: it answers again). */
+  readonly onDidChangeOnline = this._onDidChangeOnline.event;
+  /** Since when (epoch ms) the service could not be reached; undefined while it answers. */
+  private _offlineSince: number | undefined;
+  /** Calls started so far, and the latest of them that reached the service. */
+  private calls = 0;
+  private lastReached = 0;
   private _state: SessionState = 'signedOut';
   private _account: Account | undefined;
   private credentials: Credentials | undefined;
@@ -65,12 +75,39 @@ export class Session extends Disposable {
   /** The "sign in again" message while it is on screen (one per expiry, not one per request). */
   private reauthPrompt: Thenable<unknown> | undefined;
 
+  /**
+   * @param scheduler the extension's one request scheduler: every client this session makes
+   * (the sign-in trial's too) sends through it.
+   */
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: Log,
+    private readonly scheduler?: RequestScheduler,
   ) {
     super();
     this.own(this._onDidChange);
+    this.own(this._onDidChangeOnline);
+  }
+
+  /** Whether the last request found the service unreachable (no connection, no answer in time). */
+  get offline(): boolean {
+    return this._offlineSince !== undefined;
+  }
+
+  /**
+   * Records whether the service answered. Every call through call() reports here; so does any
+   * other request the extension makes with the client, through its callers.
+   */
+  reportReachable(reached: boolean, started = ++this.calls): void {
+    if (reached) this.lastReached = Math.max(this.lastReached, started);
+    // A call that started before the last one that got through says nothing new (retries of a
+    // read sent while the service was down end after it is back).
+    else if (started < this.lastReached) return;
+    if (reached === !this.offline) return;
+    this._offlineSince = reached ? undefined : Date.now();
+    this.log.info(reached ? 'The service answers again.' : 'The service cannot be reached: what is cached is shown, marked offline.');
+    setContext('siteRevisions.offline', !reached);
+    this._onDidChangeOnline.fire(reached);
   }
 
   get state(): SessionState {
@@ -142,6 +179,7 @@ export class Session extends Disposable {
     await this.context.globalState.update(EXPIRED_KEY, undefined);
     this.forgetClient();
     this._account = undefined;
+    this._offlineSince = undefined;
     this.log.info('Signed out');
     this.setState('signedOut');
   }
@@ -189,9 +227,14 @@ export class Session extends Disposable {
       this.expire();
       throw new AuthError('Site Revisions', 'the service refused the stored credentials: sign in again');
     }
+    const started = ++this.calls;
     try {
-      return await fn(this.client);
+      const value = await fn(this.client);
+      this.reportReachable(true, started);
+      return value;
     } catch (e) {
+      if (isOffline(e)) this.reportReachable(false, started);
+      else if (isApiError(e) && e.kind !== 'cancelled') this.reportReachable(true, started);
       if (isApiError(e) && e.kind === 'auth' && this._state !== 'signedOut') {
         this.log.warn('The service no longer accepts the stored credentials (HTTP 401); nothing more is sent with them until you sign in.');
         const acc = this._account;
@@ -244,6 +287,7 @@ export class Session extends Disposable {
       // VS Code's proxy settings and the proxy environment, read on every request.
       proxy: proxyResolver(readProxySettings, process.env, (text) => this.log.info(text)),
       onEvent: (e) => this.log.debug('request', e),
+      ...(this.scheduler ? { scheduler: this.scheduler } : {}),
     });
   }
 

@@ -30,10 +30,10 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 export function registerLmTools(deps: LmToolsDeps): { tools: HistoryTools; disposables: vscode.Disposable[] } {
   const { model, store } = deps;
   const source: HistorySource = {
-    sites: (signal) => untilAborted(model.all(), signal),
-    files: async (siteId, signal) => (await untilAborted(store.siteFiles(siteId), signal)).files.map((f) => f.path),
-    revisions: async (siteId, path, signal) => (await untilAborted(store.revisions(siteId, path), signal)).items.map((d) => ({ ...d.item, time: d.time })),
-    content: async (siteId, revisionId, signal) => decoder.decode(await untilAborted(store.content(siteId, revisionId), signal)),
+    sites: (signal) => untilAborted(model.current(), signal),
+    files: async (siteId, signal) => (await untilAborted(store.siteFiles(siteId, { signal }), signal)).files.map((f) => f.path),
+    revisions: async (siteId, path, signal) => (await untilAborted(store.revisions(siteId, path, { signal }), signal)).items.map((d) => ({ ...d.item, time: d.time })),
+    content: async (siteId, revisionId, signal) => decoder.decode(await untilAborted(store.content(siteId, revisionId, { signal }), signal)),
   };
   const tools = new HistoryTools(deps.session, source, revisionStoreSource(store), deps.log);
   return { tools, disposables: tools.register() };

@@ -17,10 +17,15 @@ import { flatFiles, type FolderEntry } from './folders';
 import { FolderMapping } from './mapping';
 import { FileNode, FolderNode, LoadMoreNode, MappingNode, MessageNode, RevisionNode, type NodeHost, type RevisionRef } from './nodes';
 import { loadMore, pageOf } from './paging';
-import { digest, type RevisionList, type RevisionStore } from './store';
+import { digest, type ListUpdate, type ReadOptions, type RevisionList, type RevisionStore } from './store';
+import { isApiError } from '../api/errors';
+import { isOffline } from '../sites/viewState';
 import { Disposable } from '../util/disposable';
 
 export const RETRY_COMMAND = 'siteRevisions.revisions.retry';
+
+/** A load of the Sites view that takes longer than this shows a notification with Cancel. */
+const SLOW_LOAD_MS = 1500;
 
 const encoder = new TextEncoder();
 
@@ -28,6 +33,14 @@ export class RevisionsController extends Disposable implements NodeHost {
   /** How many revisions each file shows (grows with "Load more…"); kept across re-renders. */
   private readonly shown = new Map<string, number>();
   private _selected: RevisionRef | undefined;
+  /** The nodes last rendered for each site and file (a refresh behind re-renders them). */
+  private readonly siteNodes = new Map<string, SiteNode>();
+  private readonly fileNodes = new Map<string, FileNode>();
+  /** Loads under way, by the node they fill: collapsing the node aborts its load. */
+  private readonly loading = new Map<TreeNode, AbortController>();
+  /** Loads aborted because their node was collapsed, and the nodes to fill again when expanded. */
+  private readonly collapsed = new WeakSet<AbortController>();
+  private readonly reloadOnExpand = new WeakSet<TreeNode>();
 
   constructor(
     readonly store: RevisionStore,
@@ -35,21 +48,85 @@ export class RevisionsController extends Disposable implements NodeHost {
     readonly model: SitesModel,
     readonly tree: SitesTreeProvider,
     readonly log: Log,
+    view?: vscode.TreeView<TreeNode>,
   ) {
     super();
     this.own(
       model.onDidRefresh(() => {
         store.invalidate();
         this.shown.clear();
+        this.siteNodes.clear();
+        this.fileNodes.clear();
       }),
     );
     this.own(mapping.onDidChange(() => tree.changed()));
+    if (view) {
+      this.own(view.onDidCollapseElement((e) => this.cancelLoad(e.element)));
+      this.own(
+        view.onDidExpandElement((e) => {
+          if (this.reloadOnExpand.delete(e.element)) this.tree.changed(e.element);
+        }),
+      );
+    }
+  }
+
+  /** Aborts the load that fills `node` (its request too, unless another caller waits for it). */
+  cancelLoad(node: TreeNode): boolean {
+    const ac = this.loading.get(node);
+    if (!ac) return false;
+    this.collapsed.add(ac);
+    ac.abort();
+    return true;
+  }
+
+  /**
+   * Loads what fills `node` with a signal that collapsing it aborts. The view's progress bar
+   * shows meanwhile (not for what is in memory already); a load still running after
+   * SLOW_LOAD_MS also shows a notification with Cancel.
+   */
+  async load<T>(node: TreeNode, what: string, fn: (o: ReadOptions) => Promise<T>, cached = false): Promise<T> {
+    const ac = new AbortController();
+    this.loading.set(node, ac);
+    const p = fn({ signal: ac.signal, priority: 'user' });
+    if (!cached) {
+      background('Showing progress in the Sites view', vscode.window.withProgress({ location: { viewId: SITES_VIEW } }, () => p.catch(() => undefined)));
+      const slow = setTimeout(() => {
+        background(
+          'Showing the progress of a slow load',
+          vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: what, cancellable: true }, (_progress, token) => {
+            const sub = token.onCancellationRequested(() => ac.abort());
+            return p.then(
+              () => sub.dispose(),
+              () => sub.dispose(),
+            );
+          }),
+        );
+      }, SLOW_LOAD_MS);
+      p.then(
+        () => clearTimeout(slow),
+        () => clearTimeout(slow),
+      );
+    }
+    try {
+      return await p;
+    } finally {
+      if (this.loading.get(node) === ac) this.loading.delete(node);
+      // Collapsed while loading: the node is filled again when it is expanded next. (Cancelled
+      // from the notification, it stays open with a "Cancelled" row that loads again on a click.)
+      if (this.collapsed.has(ac)) this.reloadOnExpand.add(node);
+    }
   }
 
   /** Shows the view's progress bar while `p` runs (not for what is already cached). */
   progress<T>(p: Promise<T>, cached = false): Promise<T> {
     if (!cached) background('Showing progress in the Sites view', vscode.window.withProgress({ location: { viewId: SITES_VIEW } }, () => p.catch(() => undefined)));
     return p;
+  }
+
+  /** A list a refresh behind replaced: its node is drawn again. */
+  updated(u: ListUpdate): void {
+    const node = u.kind === 'files' ? this.siteNodes.get(u.siteId) : this.fileNodes.get(JSON.stringify([u.siteId, u.path]));
+    if (node) this.tree.changed(node);
   }
 
   /** A site by id: from the loaded list, else loading it. */
@@ -80,8 +157,9 @@ export class RevisionsController extends Disposable implements NodeHost {
   async siteChildren(node: SiteNode): Promise<TreeNode[]> {
     const site = node.site;
     const head: TreeNode[] = [new MappingNode(node, site, this.mapping.get(site.id))];
+    this.siteNodes.set(site.id, node);
     try {
-      const files = await this.progress(this.store.siteFiles(site.id), !!this.store.peekSiteFiles(site.id));
+      const files = await this.load(node, vscode.l10n.t('Loading the files of “{0}”…', site.name), (o) => this.store.siteFiles(site.id, o), !!this.store.peekSiteFiles(site.id));
       const tail = files.skipped ? [skippedNode(node, 'files', files.skipped, JSON.stringify(['skipped', site.id]))] : [];
       if (!files.files.length) {
         return [...head, new MessageNode(node, vscode.l10n.t('No revisions'), { icon: 'info', description: vscode.l10n.t('no file of this site has stored revisions'), id: JSON.stringify(['empty', site.id]) }), ...tail];
@@ -100,9 +178,10 @@ export class RevisionsController extends Disposable implements NodeHost {
   /** Children of a file node: its revisions, newest first, one page at a time. */
   async fileChildren(node: FileNode): Promise<TreeNode[]> {
     const { site, path } = node;
+    this.fileNodes.set(JSON.stringify([site.id, path]), node);
     let list: RevisionList;
     try {
-      list = await this.progress(this.store.revisions(site.id, path), !!this.store.peekRevisions(site.id, path));
+      list = await this.load(node, vscode.l10n.t('Loading the revisions of “{0}”…', path), (o) => this.store.revisions(site.id, path, o), !!this.store.peekRevisions(site.id, path));
     } catch (e) {
       return [this.errorNode(node, vscode.l10n.t('Could not load the revisions'), e, ['revs', site.id, path])];
     }
@@ -157,6 +236,24 @@ export class RevisionsController extends Disposable implements NodeHost {
   }
 
   private errorNode(parent: TreeNode, what: string, e: unknown, idParts: string[]): MessageNode {
+    if (isApiError(e) && e.kind === 'cancelled') {
+      return new MessageNode(parent, vscode.l10n.t('Cancelled'), {
+        icon: 'info',
+        description: vscode.l10n.t('click to load'),
+        command: { command: RETRY_COMMAND, title: vscode.l10n.t('Retry'), arguments: [parent] },
+        id: JSON.stringify(['cancelled', ...idParts]),
+      });
+    }
+    if (isOffline(e)) {
+      return new MessageNode(parent, what, {
+        icon: 'cloud',
+        description: vscode.l10n.t('not available offline'),
+        tooltip: vscode.l10n.t('The service cannot be reached, and this is not cached on this computer. Click to retry.'),
+        command: { command: RETRY_COMMAND, title: vscode.l10n.t('Retry'), arguments: [parent] },
+        contextValue: 'revisionError',
+        id: JSON.stringify(['offline', ...idParts]),
+      });
+    }
     const d = describeError(e);
     this.log.warn(`${what}: ${d.message}`);
     const signIn = d.kind === 'auth';

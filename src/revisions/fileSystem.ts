@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../ui/notify';
+import { isOffline } from '../sites/viewState';
 import { revisionLabel, type RevisionRef } from './nodes';
 import type { RevisionStore } from './store';
 import { isRevisionDocument, parseRevisionUriComponents, revisionUriComponents, REVISION_SCHEME, type RevisionAddress, type RevisionLabel } from './uri';
@@ -29,7 +30,20 @@ export function parseRevisionUri(uri: vscode.Uri): RevisionAddress | undefined {
   return uri.scheme === REVISION_SCHEME ? parseRevisionUriComponents(uri.path, uri.query) : undefined;
 }
 
+/** The revision documents a tab shows (a diff shows two). */
+function tabUris(tab: vscode.Tab): vscode.Uri[] {
+  const i = tab.input;
+  if (i instanceof vscode.TabInputText) return [i.uri];
+  if (i instanceof vscode.TabInputTextDiff) return [i.original, i.modified];
+  return [];
+}
+
 export class RevisionFileSystem extends Disposable implements vscode.FileSystemProvider {
+  /**
+   * Loads under way, by document URI: closing the last tab that shows the document aborts its
+   * load (the request too, unless another document of the same revision waits for it).
+   */
+  private readonly loads = new Map<string, AbortController>();
   private readonly _onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   /** Never fires: a revision never changes. */
   readonly onDidChangeFile = this._onDidChangeFile.event;
@@ -51,7 +65,17 @@ export class RevisionFileSystem extends Disposable implements vscode.FileSystemP
     const provider = new RevisionFileSystem(store, whenReady);
     const readonlyMessage = new vscode.MarkdownString(vscode.l10n.t('This is a stored revision of a site file; it cannot be changed. Use **{0}** to bring it back into the working file.', vscode.l10n.t('Restore Revision')));
     const reg = vscode.workspace.registerFileSystemProvider(REVISION_SCHEME, provider, { isReadonly: readonlyMessage, isCaseSensitive: true });
-    return { provider, disposable: vscode.Disposable.from(reg, provider) };
+    const tabs = vscode.window.tabGroups.onDidChangeTabs((e) => provider.tabsClosed(e.closed));
+    return { provider, disposable: vscode.Disposable.from(reg, tabs, provider) };
+  }
+
+  /** Tabs were closed: the loads of documents no tab shows any more are aborted. */
+  tabsClosed(closed: readonly vscode.Tab[]): void {
+    if (!this.loads.size) return;
+    const gone = new Set(closed.flatMap(tabUris).filter((u) => u.scheme === REVISION_SCHEME).map((u) => u.toString()));
+    if (!gone.size) return;
+    for (const group of vscode.window.tabGroups.all) for (const tab of group.tabs) for (const u of tabUris(tab)) gone.delete(u.toString());
+    for (const key of gone) this.loads.get(key)?.abort();
   }
 
   watch(): vscode.Disposable {
@@ -81,12 +105,21 @@ export class RevisionFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   private async load(uri: vscode.Uri, a: RevisionAddress): Promise<Uint8Array> {
+    const cached = this.store.peekContent(a.siteId, a.revisionId);
+    if (cached) return cached;
+    const key = uri.toString();
+    let ac = this.loads.get(key);
+    if (!ac || ac.signal.aborted) this.loads.set(key, (ac = new AbortController()));
+    const mine = ac;
     try {
       await this.whenReady().catch(() => undefined);
-      return await this.store.content(a.siteId, a.revisionId);
+      return await this.store.content(a.siteId, a.revisionId, { signal: mine.signal, priority: 'user' });
     } catch (e) {
       if (isApiError(e) && e.kind === 'cancelled') throw vscode.FileSystemError.Unavailable(uri);
+      if (isOffline(e)) throw vscode.FileSystemError.Unavailable(vscode.l10n.t('Revision {0} is not available offline: the service cannot be reached, and this revision is not cached on this computer.', a.revisionId));
       throw vscode.FileSystemError.Unavailable(vscode.l10n.t('Could not load revision {0}: {1}', a.revisionId, describeError(e).message));
+    } finally {
+      if (this.loads.get(key) === mine) this.loads.delete(key);
     }
   }
 

@@ -2,6 +2,9 @@
 // (`site-revision:` read-only file system), the folder each site maps to, and the commands.
 import * as vscode from 'vscode';
 import type { Session } from '../auth/session';
+import type { AccountCache } from '../cache/accountCache';
+import { isOffline } from '../sites/viewState';
+import type { TreeNode } from '../tree/node';
 import { onDidChangeSettings, readSettings } from '../config';
 import type { Log } from '../log';
 import type { SitesModel } from '../sites/sitesModel';
@@ -12,7 +15,7 @@ import { picks, RevisionCommands } from './commands';
 import { RevisionsController } from './controller';
 import { RevisionFileSystem, parseRevisionUri, revisionDocumentUri, revisionUri } from './fileSystem';
 import { FolderMapping } from './mapping';
-import { RevisionStore } from './store';
+import { RevisionStore, type ListUpdate } from './store';
 
 export interface RevisionsDeps {
   context: vscode.ExtensionContext;
@@ -23,6 +26,10 @@ export interface RevisionsDeps {
   notifier: Notifier;
   /** Resolves once the stored session is restored (revision documents wait for it). */
   whenReady: () => Promise<unknown>;
+  /** The signed-in account's disk cache. */
+  cache: AccountCache;
+  /** The Sites view (collapsing a node that is loading aborts its load). */
+  view: vscode.TreeView<TreeNode>;
 }
 
 /** Handles for tests (ExtensionApi.revisions); not a public API. */
@@ -49,11 +56,18 @@ function accountKey(session: Session): string | undefined {
 }
 
 export function registerRevisions(deps: RevisionsDeps): RevisionsApi {
-  const { context, session, model, tree, log, notifier, whenReady } = deps;
-  const store = new RevisionStore((fn) => session.call(fn), readSettings().cacheSizeBytes, log);
+  const { context, session, model, tree, log, notifier, whenReady, cache, view } = deps;
+  // The store tells the controller (made below) which list a refresh behind replaced.
+  const hooks: { updated?: (u: ListUpdate) => void } = {};
+  const store = new RevisionStore((fn) => session.call(fn), readSettings().cacheSizeBytes, log, {
+    disk: () => cache.current(),
+    isOffline,
+    onDidUpdate: (u) => hooks.updated?.(u),
+  });
   const folders = new FolderMapping(context.workspaceState, () => accountKey(session));
   const fsReg = RevisionFileSystem.register(store, whenReady);
-  const controller = new RevisionsController(store, folders, model, tree, log);
+  const controller = new RevisionsController(store, folders, model, tree, log, view);
+  hooks.updated = (u) => controller.updated(u);
   const commands = new RevisionCommands({ ctl: controller, notifier, log });
   tree.setSiteChildren((node) => controller.siteChildren(node));
 
@@ -85,11 +99,18 @@ export function registerRevisions(deps: RevisionsDeps): RevisionsApi {
     onDidChangeSettings((e) => {
       if (e.affectsConfiguration('siteRevisions.revisions.cacheSizeMB')) store.cache.setMaxBytes(readSettings().cacheSizeBytes);
     }),
+    // Clear Cache: the memory goes too, and what is shown is fetched again.
+    cache.onDidClear(() => {
+      store.clear();
+      tree.changed();
+    }),
   );
   updateActiveContext();
 
   const forgetSite = async (siteId: string): Promise<void> => {
     if (controller.selected?.site.id === siteId) controller.select(undefined);
+    // Its cached lists and contents go (a later site may get the same id).
+    await (await cache.current())?.forgetSite(siteId);
     // Site ids are only unique at a time: a site created later may get this one, and must not
     // inherit the folder (a restore would write into it). The folder itself is left alone.
     if (folders.get(siteId)) await folders.set(siteId, undefined);

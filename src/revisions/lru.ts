@@ -77,6 +77,11 @@ export class ByteLru<K, V> {
     return [...this.map.keys()];
   }
 
+  /** The values, least recently used first, without changing the order. */
+  *values(): IterableIterator<V> {
+    for (const e of this.map.values()) yield e.value;
+  }
+
   private evict(): void {
     for (const [k, e] of this.map) {
       if (this.total <= this.max) break;

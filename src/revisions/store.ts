@@ -1,13 +1,27 @@
 // The revision data of the signed-in account, with no `vscode` import (unit-testable):
-// - the files of each site (Get Revision Files) as a folder model, cached until the Sites view
-//   is refreshed;
-// - the revisions of each file (Get Revisions, no_content=1), sorted newest first, cached the same way;
+// - the files of each site (Get Revision Files) as a folder model;
+// - the revisions of each file (Get Revisions, no_content=1), sorted newest first;
 // - revision contents (Get Revision) in a byte-bounded LRU. Revisions never change, so contents
 //   survive a refresh; they are dropped when the account changes.
-// Identical concurrent requests are merged; a result that arrives after a refresh is not cached.
+//
+// With the account's disk store (src/store, option `disk`) behind the memory:
+// - a content is read from disk before it is requested, and stored there once fetched: a window
+//   reload reopens revisions with no request;
+// - a list (files, revisions) not in memory is shown from disk at once and refreshed behind, at
+//   `background` priority, at most once per list per refresh; `onDidUpdate` says when that
+//   brought something else. After invalidate() (the user's Refresh), lists are fetched first;
+// - when the service cannot be reached (`isOffline`), a list is shown from disk, marked
+//   `offline` with the time it was fetched;
+// - allContents() is the disk store's fetchAllContents (one Get Revisions with content, size-
+//   capped, per-revision fallback), read back through the memory LRU and the disk.
+// Every read takes `{signal, priority}`. Identical concurrent reads are merged; each caller can
+// abort on its own, and the request is aborted when every caller has. A result that arrives
+// after a refresh is not cached. Lists in memory are bounded in bytes (`listBytes`).
 import { createHash } from 'node:crypto';
+import { CancelledError } from '../api/errors';
 import type { ListIssues, ListReply, RequestPriority, Revision, RevisionSummary } from '../api/types';
-import { InFlight } from '../util/inflight';
+import { RequestScheduler } from '../scheduler';
+import { fetchAllContents, type DiskStore } from '../store';
 import { buildFolderModel, type FolderModel } from './folders';
 import { ByteLru } from './lru';
 import { sortNewestFirst, type Dated } from './ordering';
@@ -36,13 +50,38 @@ export type Caller = <T>(fn: (source: RevisionSource) => Promise<T>) => Promise<
 /** A revision as listed, without its content. */
 export type RevisionItem = Omit<RevisionSummary, 'content'>;
 
-export interface RevisionList {
+/** Where a list shown came from, when not from a request just made. */
+export interface ListOrigin {
+  /** When it was fetched from the service (epoch ms); set when it came from the disk cache. */
+  fetchedAt?: number;
+  /** Shown from the disk cache because the service could not be reached. */
+  offline?: boolean;
+}
+
+export interface RevisionList extends ListOrigin {
   siteId: string;
   path: string;
   /** Newest first. */
   items: Dated<RevisionItem>[];
   /** Entries of the reply that could not be used (see ListReply). */
   skipped?: number;
+}
+
+/** A site's files as folders, and where they came from. */
+export type SiteFiles = FolderModel & ListOrigin;
+
+/** A list that a refresh behind (or a fetch after an offline spell) replaced with something else. */
+export type ListUpdate = { kind: 'files'; siteId: string } | { kind: 'revisions'; siteId: string; path: string };
+
+export interface RevisionStoreOptions {
+  /** The signed-in account's disk store, when there is one (one that is not `enabled` is skipped). */
+  disk?: () => Promise<DiskStore | undefined>;
+  /** Whether an error means the service cannot be reached: lists then come from the disk. */
+  isOffline?: (e: unknown) => boolean;
+  /** A list shown changed after a refresh behind. */
+  onDidUpdate?: (u: ListUpdate) => void;
+  /** Bytes (estimated) of the file and revision lists kept in memory; default 64 MiB. */
+  listBytes?: number;
 }
 
 export interface StoreLog {
@@ -76,87 +115,223 @@ export function digest(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** Contents larger than the whole LRU kept beside it (the two sides of a compare). */
+const LARGE_SLOTS = 2;
+
 /** Most digests kept (about 100 bytes each): enough for every revision a person looks at. */
 const MAX_DIGESTS = 200_000;
+
+/** Estimated bytes of a folder model in memory (the Scale bench: about 200 bytes per path). */
+function modelBytes(m: FolderModel): number {
+  return 1024 + m.files.length * 200;
+}
+
+/** Estimated bytes of a revision list in memory. */
+function listBytes(l: RevisionList): number {
+  return 512 + l.items.length * 160;
+}
+
+const sameStrings = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export class RevisionStore {
   /** Revision contents (UTF-8 bytes), bounded by `revisions.cacheSizeMB`. */
   readonly cache: ByteLru<string, Uint8Array>;
-  private readonly files = new Map<string, FolderModel>();
-  private readonly lists = new Map<string, RevisionList>();
+  /**
+   * The last contents fetched that are larger than the whole LRU: kept (two, the older replaced
+   * by the next) so that opening one — `stat`, then `readFile`, then Compare with Working File —
+   * costs one request, not one per call, and a compare of two such revisions keeps both.
+   */
+  private large: { key: string; bytes: Uint8Array }[] = [];
+  private readonly files: ByteLru<string, SiteFiles>;
+  private readonly lists: ByteLru<string, RevisionList>;
   /** Content digests outlive the cache (a revision's content never changes). */
   private readonly digests = new Map<string, string>();
-  private readonly inflight = new InFlight();
+  /** Merges identical concurrent reads; each caller aborts on its own (the scheduler's share()). */
+  private readonly merged = new RequestScheduler();
   private generation = 0;
   /** Bumped by clear(): contents fetched for a previous account are not cached. */
   private account = 0;
-  /** Requests sent by this store, per operation (for the log and tests). */
-  readonly requests = { files: 0, revisions: 0, content: 0 };
+  /** After the user's Refresh: lists are fetched before they are shown (the disk only when offline). */
+  private fetchFirst = false;
+  /** Lists refreshed behind in this generation (at most one request per list per refresh). */
+  private readonly behind = new Set<string>();
+  /** Requests sent by this store, per operation, and contents read from disk (for the log and tests). */
+  readonly requests = { files: 0, revisions: 0, content: 0, fromDisk: 0 };
 
   constructor(
     private readonly call: Caller,
     cacheBytes: number,
     private readonly log?: StoreLog,
+    private readonly opts: RevisionStoreOptions = {},
   ) {
     this.cache = new ByteLru<string, Uint8Array>(cacheBytes, (b) => b.byteLength);
+    const bound = opts.listBytes ?? 64 * 1024 * 1024;
+    this.files = new ByteLru<string, SiteFiles>(bound / 2, modelBytes);
+    this.lists = new ByteLru<string, RevisionList>(bound / 2, listBytes);
   }
 
-  /** The files of a site as folders; one request per site until `invalidate()`. */
-  siteFiles(siteId: string): Promise<FolderModel> {
-    const cached = this.files.get(filesKey(siteId));
-    if (cached) return Promise.resolve(cached);
-    const gen = this.generation;
-    return this.inflight.run(`files:${gen}:${siteId}`, async () => {
-      this.requests.files++;
-      const t0 = Date.now();
-      const paths = await this.call((c) => c.getRevisionFiles(siteId));
-      const built = buildFolderModel(paths);
-      const model: FolderModel = paths.issues?.skipped ? { ...built, skipped: built.skipped + paths.issues.skipped } : built;
-      if (paths.issues?.skipped) this.log?.warn(issuesText(`File paths of site ${siteId}`, paths.issues));
-      this.log?.debug(`Revisions: ${model.files.length} files with revisions on site ${siteId} (${Date.now() - t0} ms)`);
-      if (gen === this.generation) this.files.set(filesKey(siteId), model);
-      return model;
-    });
+  /** The disk store when there is one and it is usable. */
+  private async disk(): Promise<DiskStore | undefined> {
+    const d = await this.opts.disk?.().catch(() => undefined);
+    if (!d) return undefined;
+    await d.ready;
+    return d.enabled ? d : undefined;
   }
 
-  peekSiteFiles(siteId: string): FolderModel | undefined {
-    return this.files.get(filesKey(siteId));
+  private offline(e: unknown): boolean {
+    return this.opts.isOffline?.(e) ?? false;
+  }
+
+  /** Runs `work` once for every caller asking for `key` meanwhile; a caller whose signal aborts leaves (CancelledError). */
+  private shared<T>(key: string, o: ReadOptions, what: string, work: (o: ReadOptions) => Promise<T>): Promise<T> {
+    const priority = o.priority ?? 'user';
+    return this.merged.share(key, o.signal ? { priority, signal: o.signal, cancelled: () => new CancelledError(what) } : { priority }, (call) =>
+      work({ ...(call.signal ? { signal: call.signal } : {}), priority: call.priority }),
+    );
   }
 
   /**
-   * The revisions of a file, newest first; one request per file until `invalidate()`. Content the
-   * service sends anyway goes to the content cache (it is not kept in the list).
+   * Shows the disk's copy of a list, or fetches it. From disk (not after a Refresh): at once, and
+   * refreshed behind. Fetched: stored on disk; when the service cannot be reached, the disk's copy
+   * marked offline instead.
    */
-  revisions(siteId: string, path: string): Promise<RevisionList> {
+  private async listed<T extends ListOrigin>(
+    key: string,
+    gen: number,
+    fromDisk: (d: DiskStore) => Promise<T | undefined>,
+    fetch: (o: ReadOptions) => Promise<T>,
+    o: ReadOptions,
+    keep: (value: T) => void,
+    update: ListUpdate,
+    same: (a: T, b: T) => boolean,
+  ): Promise<T> {
+    const d = await this.disk();
+    if (d && !this.fetchFirst) {
+      const cached = await fromDisk(d);
+      if (cached && gen === this.generation) {
+        keep(cached);
+        this.refreshBehind(key, gen, () => fetch({ priority: 'background' }), (fresh) => {
+          keep(fresh);
+          if (!same(cached, fresh)) this.opts.onDidUpdate?.(update);
+        });
+        return cached;
+      }
+    }
+    try {
+      const fresh = await fetch(o);
+      if (gen === this.generation) keep(fresh);
+      return fresh;
+    } catch (e) {
+      const cached = d && this.offline(e) && !o.signal?.aborted ? await fromDisk(d) : undefined;
+      if (!cached) throw e;
+      cached.offline = true;
+      if (gen === this.generation) keep(cached);
+      return cached;
+    }
+  }
+
+  /** Fetches a list behind what is shown, once per refresh; its failure is logged, not shown. */
+  private refreshBehind<T>(key: string, gen: number, fetch: () => Promise<T>, done: (fresh: T) => void): void {
+    if (this.behind.has(key)) return;
+    this.behind.add(key);
+    fetch().then(
+      (fresh) => {
+        if (gen === this.generation) done(fresh);
+      },
+      (e: unknown) => this.log?.debug(`Revisions: refreshing a cached list failed (${(e as Error).message})`),
+    );
+  }
+
+  /** The files of a site as folders: from memory, the disk (refreshed behind) or one request. */
+  siteFiles(siteId: string, o: ReadOptions = {}): Promise<SiteFiles> {
+    const cached = this.files.get(filesKey(siteId));
+    if (cached) return Promise.resolve(cached);
+    const gen = this.generation;
+    const keep = (m: SiteFiles) => this.files.set(filesKey(siteId), m);
+    return this.shared(`files:${gen}:${siteId}`, o, 'Get Revision Files', (so) =>
+      this.listed(
+        `files:${siteId}`,
+        gen,
+        async (d) => {
+          const hit = await d.peek({ kind: 'files', siteId });
+          return hit ? { ...buildFolderModel(hit.value), fetchedAt: hit.fetchedAt } : undefined;
+        },
+        (fo) => this.fetchFiles(siteId, fo),
+        so,
+        keep,
+        { kind: 'files', siteId },
+        (a, b) => a.skipped === b.skipped && sameStrings(a.files.map((f) => f.path), b.files.map((f) => f.path)),
+      ),
+    );
+  }
+
+  private async fetchFiles(siteId: string, o: ReadOptions): Promise<SiteFiles> {
+    this.requests.files++;
+    const t0 = Date.now();
+    const paths = await this.call((c) => c.getRevisionFiles(siteId, o));
+    const built = buildFolderModel(paths);
+    const model: FolderModel = paths.issues?.skipped ? { ...built, skipped: built.skipped + paths.issues.skipped } : built;
+    if (paths.issues?.skipped) this.log?.warn(issuesText(`File paths of site ${siteId}`, paths.issues));
+    this.log?.debug(`Revisions: ${model.files.length} files with revisions on site ${siteId} (${Date.now() - t0} ms)`);
+    await (await this.disk())?.put({ kind: 'files', siteId }, paths);
+    return model;
+  }
+
+  peekSiteFiles(siteId: string): SiteFiles | undefined {
+    return this.files.peek(filesKey(siteId));
+  }
+
+  /**
+   * The revisions of a file, newest first: from memory, the disk (refreshed behind) or one
+   * request. Content the service sends anyway goes to the content cache (not the list).
+   */
+  revisions(siteId: string, path: string, o: ReadOptions = {}): Promise<RevisionList> {
     const key = listKey(siteId, path);
     const cached = this.lists.get(key);
     if (cached) return Promise.resolve(cached);
     const gen = this.generation;
-    return this.inflight.run(`revs:${gen}:${key}`, async () => {
-      this.requests.revisions++;
-      const raw = await this.call((c) => c.getRevisions(siteId, path));
-      const seen = new Set<string>();
-      const items: RevisionItem[] = [];
-      let withContent = 0;
-      for (const r of raw) {
-        if (seen.has(r.id)) continue; // the same revision twice: shown once
-        seen.add(r.id);
-        if (typeof r.content === 'string') {
-          withContent++;
-          if (gen === this.generation) this.putContent(siteId, r.id, r.content);
-        }
-        items.push({ id: r.id, date: r.date, author: r.author });
+    const keep = (l: RevisionList) => this.lists.set(key, l);
+    return this.shared(`revs:${gen}:${key}`, o, 'Get Revisions', (so) =>
+      this.listed(
+        `revs:${key}`,
+        gen,
+        async (d) => {
+          const hit = await d.peek({ kind: 'revisions', siteId, path });
+          return hit ? { siteId, path, items: sortNewestFirst(hit.value), fetchedAt: hit.fetchedAt } : undefined;
+        },
+        (fo) => this.fetchRevisions(siteId, path, gen, fo),
+        so,
+        keep,
+        { kind: 'revisions', siteId, path },
+        (a, b) => sameStrings(a.items.map((d) => `${d.item.id}\u0000${d.item.date}\u0000${d.item.author}`), b.items.map((d) => `${d.item.id}\u0000${d.item.date}\u0000${d.item.author}`)),
+      ),
+    );
+  }
+
+  private async fetchRevisions(siteId: string, path: string, gen: number, o: ReadOptions): Promise<RevisionList> {
+    this.requests.revisions++;
+    const raw = await this.call((c) => c.getRevisions(siteId, path, o));
+    const seen = new Set<string>();
+    const items: RevisionItem[] = [];
+    let withContent = 0;
+    for (const r of raw) {
+      if (seen.has(r.id)) continue; // the same revision twice: shown once
+      seen.add(r.id);
+      if (typeof r.content === 'string') {
+        withContent++;
+        if (gen === this.generation) this.putContent(siteId, r.id, r.content);
       }
-      const list: RevisionList = { siteId, path, items: sortNewestFirst(items), ...(raw.issues?.skipped ? { skipped: raw.issues.skipped } : {}) };
-      if (raw.issues?.skipped) this.log?.warn(issuesText(`Revisions of a file of site ${siteId}`, raw.issues));
-      this.log?.debug(`Revisions: ${items.length} revisions of a file on site ${siteId}${withContent ? ` (${withContent} sent with content, cached)` : ''}`);
-      if (gen === this.generation) this.lists.set(key, list);
-      return list;
-    });
+      items.push({ id: r.id, date: r.date, author: r.author });
+    }
+    const list: RevisionList = { siteId, path, items: sortNewestFirst(items), ...(raw.issues?.skipped ? { skipped: raw.issues.skipped } : {}) };
+    if (raw.issues?.skipped) this.log?.warn(issuesText(`Revisions of a file of site ${siteId}`, raw.issues));
+    this.log?.debug(`Revisions: ${items.length} revisions of a file on site ${siteId}${withContent ? ` (${withContent} sent with content, cached)` : ''}`);
+    await (await this.disk())?.put({ kind: 'revisions', siteId, path }, items);
+    return list;
   }
 
   peekRevisions(siteId: string, path: string): RevisionList | undefined {
-    return this.lists.get(listKey(siteId, path));
+    return this.lists.peek(listKey(siteId, path));
   }
 
   /** Finds a listed revision by id (any file of the site), without a request. */
@@ -169,33 +344,78 @@ export class RevisionStore {
     return undefined;
   }
 
-  /** A revision's content as UTF-8 bytes: fetched once, then from the cache; concurrent calls merge. */
-  content(siteId: string, revisionId: string): Promise<Uint8Array> {
+  /**
+   * A revision's content as UTF-8 bytes: from memory, then the disk, then one Get Revision (then
+   * kept in both); concurrent calls merge, and the request is aborted when every caller has.
+   */
+  content(siteId: string, revisionId: string, o: ReadOptions = {}): Promise<Uint8Array> {
     const key = contentKey(siteId, revisionId);
-    const cached = this.cache.get(key);
-    if (cached) return Promise.resolve(cached);
+    const cached = this.peekContent(siteId, revisionId);
+    if (cached) {
+      this.cache.get(key);
+      return Promise.resolve(cached);
+    }
     const account = this.account;
-    return this.inflight.run(`content:${account}:${key}`, async () => {
+    return this.shared(`content:${account}:${key}`, o, 'Get Revision', async (so) => {
+      const d = await this.disk();
+      const stored = await d?.getContent(siteId, revisionId);
+      if (stored) {
+        this.requests.fromDisk++;
+        if (account === this.account) this.keepBytes(key, stored);
+        return stored;
+      }
       this.requests.content++;
-      const rev = await this.call((c) => c.getRevision(siteId, revisionId));
+      const rev = await this.call((c) => c.getRevision(siteId, revisionId, so));
       if (account !== this.account) return encoder.encode(rev.content);
-      return this.putContent(siteId, revisionId, rev.content);
+      const bytes = this.putContent(siteId, revisionId, rev.content);
+      await d?.putContent(siteId, revisionId, bytes);
+      return bytes;
     });
   }
 
   /**
    * Every revision of a file with its content, newest first — what History Search and blame need.
-   * From the caches when the file's list and every content are there (no request); otherwise ONE
-   * Get Revisions with content, which also refreshes the file's list and fills the content cache;
-   * a revision the reply leaves without content is fetched on its own. A content the service
-   * cannot give comes back `undefined` (the caller skips that revision).
+   * With the disk store: its fetchAllContents (nothing requested when the file's stored list and
+   * every content are on disk; else ONE Get Revisions with content, capped, falling back to Get
+   * Revision per revision at background priority), read back through the memory LRU and the
+   * disk. Without it: from the memory caches when complete, else one Get Revisions with content.
+   * A content the service cannot give comes back `undefined` (the caller skips that revision).
    */
   async allContents(siteId: string, path: string, o: ReadOptions = {}): Promise<RevisionWithContent[]> {
     const listed = this.peekRevisions(siteId, path);
     if (listed) {
-      const cached = listed.items.map((d) => this.cache.peek(contentKey(siteId, d.item.id)));
+      const cached = listed.items.map((d) => this.peekContent(siteId, d.item.id));
       if (cached.every((b) => b !== undefined)) return listed.items.map((d, i) => ({ ...d.item, content: decoder.decode(cached[i]) }));
     }
+    const d = await this.disk();
+    if (!d) return this.allContentsFromService(siteId, path, o);
+    const gen = this.generation;
+    const r = await fetchAllContents(
+      {
+        getRevisions: (s, f, co) => this.call((c) => c.getRevisions(s, f, co)),
+        getRevision: (s, id, co) => this.call((c) => c.getRevision(s, id, co)),
+      },
+      d,
+      siteId,
+      path,
+      { ...(o.signal ? { signal: o.signal } : {}), priority: o.priority ?? 'background' },
+    );
+    this.requests.revisions += r.requests.withContent + r.requests.list;
+    this.requests.content += r.requests.single;
+    this.requests.fromDisk += r.fromDisk;
+    const hit = await d.peek({ kind: 'revisions', siteId, path });
+    const list: RevisionList = { siteId, path, items: sortNewestFirst(hit?.value ?? []), ...(hit ? { fetchedAt: hit.fetchedAt } : {}) };
+    if (gen === this.generation && hit) this.lists.set(listKey(siteId, path), list);
+    const out: RevisionWithContent[] = [];
+    for (const { item } of list.items) {
+      const bytes = this.peekContent(siteId, item.id) ?? (await d.getContent(siteId, item.id));
+      out.push({ ...item, content: bytes ? decoder.decode(bytes) : undefined });
+    }
+    return out;
+  }
+
+  /** allContents without a disk store: one Get Revisions with content, the memory caches filled. */
+  private async allContentsFromService(siteId: string, path: string, o: ReadOptions): Promise<RevisionWithContent[]> {
     const gen = this.generation;
     const account = this.account;
     this.requests.revisions++;
@@ -216,7 +436,7 @@ export class RevisionStore {
     for (const { item } of list.items) {
       let content = texts.get(item.id);
       if (content === undefined) {
-        const cached = this.cache.peek(contentKey(siteId, item.id));
+        const cached = this.peekContent(siteId, item.id);
         if (cached) content = decoder.decode(cached);
         else {
           this.requests.content++;
@@ -237,7 +457,8 @@ export class RevisionStore {
   }
 
   peekContent(siteId: string, revisionId: string): Uint8Array | undefined {
-    return this.cache.peek(contentKey(siteId, revisionId));
+    const key = contentKey(siteId, revisionId);
+    return this.cache.peek(key) ?? this.large.find((l) => l.key === key)?.bytes;
   }
 
   /** The SHA-256 of a revision's content when it has been seen (even if evicted since). */
@@ -246,28 +467,36 @@ export class RevisionStore {
   }
 
   private putContent(siteId: string, revisionId: string, content: string): Uint8Array {
-    const key = contentKey(siteId, revisionId);
     const bytes = encoder.encode(content);
-    this.cache.set(key, bytes);
+    this.keepBytes(contentKey(siteId, revisionId), bytes);
+    return bytes;
+  }
+
+  /** Into the LRU (or, larger than all of it, the one large slot), with its digest. */
+  private keepBytes(key: string, bytes: Uint8Array): void {
+    if (!this.cache.set(key, bytes) && !this.large.some((l) => l.key === key)) this.large = [...this.large.slice(-(LARGE_SLOTS - 1)), { key, bytes }];
     if (!this.digests.has(key)) {
       if (this.digests.size >= MAX_DIGESTS) this.digests.delete(this.digests.keys().next().value as string);
       this.digests.set(key, digest(bytes));
     }
-    return bytes;
   }
 
-  /** Forgets the file and revision lists (the user refreshed): the next look asks again. */
+  /** Forgets the file and revision lists (the user refreshed): the next look asks the service first. */
   invalidate(): void {
     this.generation++;
+    this.fetchFirst = true;
+    this.behind.clear();
     this.files.clear();
     this.lists.clear();
   }
 
-  /** Forgets everything, contents included (sign-out, another account). */
+  /** Forgets everything, contents included (sign-out, another account, Clear Cache): lists come from disk first again. */
   clear(): void {
     this.account++;
     this.invalidate();
+    this.fetchFirst = false;
     this.cache.clear();
+    this.large = [];
     this.digests.clear();
   }
 }

@@ -11,6 +11,7 @@ import type { EditorState } from './protocol';
 import { openSiteEditor, registerSiteEditorSerializer, type SiteEditorHandle } from './siteEditor';
 import type { SitesModel } from './sitesModel';
 import { SiteNode, siteDetailRows } from './sitesTree';
+import { isOffline } from './viewState';
 
 export interface SiteCommandDeps {
   extensionUri: vscode.Uri;
@@ -104,6 +105,16 @@ export function writeOutcomeUnknown(e: unknown): boolean {
   }
 }
 
+/**
+ * A write that never reached the service because it cannot be reached: said plainly (the site
+ * editor shows it and keeps the input). A write that may have arrived is left to the callers.
+ */
+function notSentOffline(e: unknown): void {
+  if (isOffline(e) && !writeOutcomeUnknown(e)) {
+    throw new Error(vscode.l10n.t('The service cannot be reached, so nothing was saved. Your input is kept: save again once it answers.'), { cause: e });
+  }
+}
+
 export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[] {
   const { session, model, notifier, extensionUri } = deps;
   const watched = new WeakSet<SiteEditorHandle>();
@@ -134,6 +145,7 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
         unsure = undefined;
         return r;
       } catch (e) {
+        notSentOffline(e);
         if (!writeOutcomeUnknown(e)) throw e;
         if (known) unsure = { known, names: new Set([...(unsure?.names ?? []), fields.name]) };
         const message = known
@@ -148,8 +160,26 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     try {
       return await session.call((c) => c.updateSite(siteId, fields));
     } catch (e) {
+      notSentOffline(e);
       if (!writeOutcomeUnknown(e)) throw e;
       throw new Error(vscode.l10n.t('{0} The changes may have been saved anyway; saving again is safe.', (e as Error).message), { cause: e });
+    }
+  };
+
+  /**
+   * The site as the service has it now, for an edit or a duplicate: their save sends the stored
+   * passwords back, and a site shown from the disk cache has none. Undefined (the user is told)
+   * when it cannot be had.
+   */
+  const current = async (site: Site): Promise<Site | undefined> => {
+    try {
+      const fresh = await vscode.window.withProgress({ location: { viewId: 'siteRevisions.sites' } }, () => model.freshSite(site.id));
+      if (!fresh) inform(message('“{0}” is no longer on the service.', plain(site.name)));
+      return fresh;
+    } catch (e) {
+      if (isOffline(e)) inform(message('“{0}” cannot be edited while the service cannot be reached: its stored passwords are only there. Try again once it answers.', plain(site.name)));
+      else notifier.error(message('Could not load “{0}”', plain(site.name)), e);
+      return undefined;
     }
   };
 
@@ -185,7 +215,9 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     let site: Site | undefined;
     let problem: unknown;
     try {
-      site = model.find(state.siteId) ?? (await model.all()).find((s) => s.id === state.siteId);
+      // As the service has it now: the save sends the stored passwords back, and a site shown
+      // from the disk cache has none.
+      site = await model.freshSite(state.siteId);
     } catch (e) {
       problem = e;
     }
@@ -219,12 +251,14 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
         inform(sharedBy(site));
         return false;
       }
-      return site && openEditor('edit', site);
+      const fresh = site && (await current(site));
+      return fresh && openEditor('edit', fresh);
     }),
     vscode.commands.registerCommand('siteRevisions.duplicateSite', async (arg?: unknown, all?: unknown) => {
       if (selectedSites(arg, all)) return oneAtATime(vscode.l10n.t('Duplicate Site'));
       const site = await siteArg(model, arg, vscode.l10n.t('Site to duplicate'));
-      return site && openEditor('duplicate', site);
+      const fresh = site && (await current(site));
+      return fresh && openEditor('duplicate', fresh);
     }),
     vscode.commands.registerCommand('siteRevisions.deleteSite', async (arg?: unknown, all?: unknown) => {
       const chosen = selectedSites(arg, all) ?? [await siteArg(model, arg, vscode.l10n.t('Site to delete'))].filter((x): x is Site => !!x);
@@ -251,7 +285,10 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
         try {
           await vscode.window.withProgress({ location: { viewId: 'siteRevisions.sites' } }, () => session.call((c) => c.deleteSite(site.id)));
         } catch (e) {
-          notifier.error(message('Could not delete “{0}”', plain(site.name)), e);
+          notifier.error(
+            isOffline(e) && !writeOutcomeUnknown(e) ? message('Could not delete “{0}”: the service cannot be reached, nothing was deleted', plain(site.name)) : message('Could not delete “{0}”', plain(site.name)),
+            e,
+          );
           continue;
         }
         deleted++;

@@ -1,12 +1,20 @@
 // The list of sites of the signed-in account: loaded once, merged while in flight, refetched on
 // refresh, sorted and filtered. The view's state (for its welcome views) is derived here.
+//
+// With the disk cache: the list (without passwords: the store keeps none) is shown from disk at
+// once and fetched behind at background priority; Refresh fetches first. When the service cannot
+// be reached, the cached list is shown and the state is `offline` until a request succeeds
+// again. A cached site never fills the password fields of a save: editing asks for a fresh
+// Get Sites first (freshSite).
 import * as vscode from 'vscode';
 import type { ListIssues, Site } from '../api/types';
 import type { Session } from '../auth/session';
+import type { CachedSite, DiskStore } from '../store';
 import { InFlight } from '../util/inflight';
 import { describeError } from '../ui/notify';
 import { setContext } from '../ui/context';
-import { failureOf, type ViewProblem, type ViewState } from './viewState';
+import { background } from '../util/background';
+import { failureOf, isOffline, type ViewProblem, type ViewState } from './viewState';
 import { Disposable } from '../util/disposable';
 
 export type { ViewState } from './viewState';
@@ -46,13 +54,49 @@ export class SitesModel extends Disposable {
   private _error: string | undefined;
   private _issues: ListIssues | undefined;
   private _filter = '';
+  /** The list in memory came from a Get Sites of this session (not from the disk cache). */
+  private fresh = false;
+  /** When the list in memory was fetched from the service (epoch ms). */
+  private _fetchedAt: number | undefined;
+  /** After the user's Refresh: fetched before shown (the disk only when offline). */
+  private fetchFirst = false;
 
+  /** @param disk the signed-in account's disk store, when there is one. */
   constructor(
     private readonly session: Session,
     private readonly log: ModelLog,
+    private readonly disk: () => Promise<DiskStore | undefined> = () => Promise.resolve(undefined),
   ) {
     super();
     for (const emitter of [this._onDidChange, this._onDidRefresh, this._onDidChangeState]) this.own(emitter);
+    this.own(
+      session.onDidChangeOnline((online) => {
+        if (!online) {
+          if (this._state === 'ready' || this._state === 'empty') this.setState('offline');
+          return;
+        }
+        // Back: the list is fetched behind what is shown, and the state follows.
+        if (this._state === 'offline') this.refreshBehind(this.generation, true);
+      }),
+    );
+  }
+
+  /** Whether a list with at least one site is loaded (the offline message is drawn over rows only). */
+  get hasSites(): boolean {
+    return !!this.sites?.length;
+  }
+
+  /** When the sites shown were fetched from the service (epoch ms); undefined before a list is loaded. */
+  get fetchedAt(): number | undefined {
+    return this._fetchedAt;
+  }
+
+  /** The disk store when there is one and it is usable. */
+  private async store(): Promise<DiskStore | undefined> {
+    const d = await this.disk().catch(() => undefined);
+    if (!d) return undefined;
+    await d.ready;
+    return d.enabled ? d : undefined;
   }
 
   get state(): ViewState {
@@ -101,20 +145,26 @@ export class SitesModel extends Disposable {
     const gen = this.generation;
     return this.inflight.run(`sites:${gen}`, async () => {
       this.setState('loading');
+      const disk = await this.store();
+      if (disk && !this.fetchFirst) {
+        const hit = await disk.peek({ kind: 'sites' });
+        if (hit && gen === this.generation) {
+          const sites = this.use(hit.value.map(fromCache), hit.fetchedAt, false, undefined);
+          this.refreshBehind(gen, false);
+          return sites;
+        }
+      }
       try {
         const sites = await this.session.call((c) => c.getSites());
-        if (gen === this.generation) {
-          this.sites = sites;
-          this._error = undefined;
-          this._issues = sites.issues;
-          if (sites.issues?.skipped) {
-            const n = sites.issues.skipped;
-            this.log.warn(`Sites: ${n} could not be shown (${sites.issues.problems.join('; ')}${n > sites.issues.problems.length ? '; …' : ''})`);
-          }
-          this.setState(sites.length || sites.issues?.skipped ? 'ready' : 'empty');
-        }
+        if (gen === this.generation) this.use(sites, Date.now(), true, sites.issues);
+        await disk?.put({ kind: 'sites' }, sites);
         return sites;
       } catch (e) {
+        const hit = disk && isOffline(e) ? await disk.peek({ kind: 'sites' }) : undefined;
+        if (hit && gen === this.generation) {
+          this.log.warn(`Could not load the sites (${describeError(e).message}); showing the sites cached ${new Date(hit.fetchedAt).toISOString()}.`);
+          return this.use(hit.value.map(fromCache), hit.fetchedAt, false, undefined, 'offline');
+        }
         if (gen === this.generation) {
           this._error = describeError(e).message;
           // The view shows the state's explanation; the exact message is here, behind its Show Log button.
@@ -127,6 +177,78 @@ export class SitesModel extends Disposable {
     });
   }
 
+  /** Takes a list in: from the service (`fresh`) or from the disk. */
+  private use(sites: Site[], fetchedAt: number, fresh: boolean, issues: ListIssues | undefined, state?: ViewState): Site[] {
+    this.sites = sites;
+    this.fresh = fresh;
+    this._fetchedAt = fetchedAt;
+    this._error = undefined;
+    this._issues = issues;
+    if (issues?.skipped) {
+      const n = issues.skipped;
+      this.log.warn(`Sites: ${n} could not be shown (${issues.problems.join('; ')}${n > issues.problems.length ? '; …' : ''})`);
+    }
+    this.setState(state ?? (this.session.offline ? 'offline' : sites.length || issues?.skipped ? 'ready' : 'empty'));
+    return sites;
+  }
+
+  /** Fetches the list behind what is shown (background priority); redraws when it changed. */
+  private refreshBehind(gen: number, always: boolean): void {
+    background(
+      'Refreshing the sites behind the cached list',
+      this.session.call((c) => c.getSites({ priority: 'background' })).then(
+        async (sites) => {
+          if (gen !== this.generation) return;
+          const before = this.sites;
+          this.use(sites, Date.now(), true, sites.issues);
+          if (always || !before || JSON.stringify(before.map(comparable)) !== JSON.stringify(sites.map(comparable))) this._onDidChange.fire();
+          await (await this.store())?.put({ kind: 'sites' }, sites);
+        },
+        (e: unknown) => {
+          if (gen !== this.generation) return;
+          if (isOffline(e) && this.sites) this.setState('offline');
+          this.log.warn(`Could not refresh the cached sites: ${describeError(e).message}`);
+        },
+      ),
+    );
+  }
+
+  /**
+   * A site as Get Sites gives it now, for an edit or a duplicate (their save sends the stored
+   * passwords back): from the list in memory when that came from the service, else after one
+   * Get Sites. Rejects when that fails (offline…): a cached site has no passwords to send.
+   */
+  async freshSite(id: string): Promise<Site | undefined> {
+    return (await this.fetchFresh()).find((s) => s.id === id);
+  }
+
+  /**
+   * The sites as the service lists them now (what a language-model tool answers with): the list
+   * in memory when it came from the service, else one Get Sites; the cached list only when the
+   * service cannot be reached.
+   */
+  async current(): Promise<Site[]> {
+    try {
+      return await this.fetchFresh();
+    } catch (e) {
+      if (isOffline(e)) return this.all();
+      throw e;
+    }
+  }
+
+  private async fetchFresh(): Promise<Site[]> {
+    if (this.fresh && this.sites) return this.sites;
+    if (this.session.state !== 'signedIn') return this.all();
+    const gen = this.generation;
+    const sites = await this.session.call((c) => c.getSites());
+    if (gen === this.generation) {
+      this.use(sites, Date.now(), true, sites.issues);
+      this._onDidChange.fire();
+      background('Caching the sites', this.store().then((d) => d?.put({ kind: 'sites' }, sites)));
+    }
+    return sites;
+  }
+
   find(id: string): Site | undefined {
     return this.sites?.find((s) => s.id === id);
   }
@@ -134,6 +256,7 @@ export class SitesModel extends Disposable {
   /** Drops everything cached and tells the view to refetch. */
   refresh(): void {
     this.generation++;
+    this.fetchFirst = true;
     this.sites = undefined;
     this._onDidRefresh.fire();
     this._onDidChange.fire();
@@ -142,6 +265,9 @@ export class SitesModel extends Disposable {
   /** Forgets all data (sign-out, another account, an expired session). */
   clear(): void {
     this.generation++;
+    this.fetchFirst = false;
+    this.fresh = false;
+    this._fetchedAt = undefined;
     this.sites = undefined;
     this._error = undefined;
     this._issues = undefined;
@@ -161,4 +287,15 @@ export class SitesModel extends Disposable {
     setContext('siteRevisions.view', s);
     this._onDidChangeState.fire(s);
   }
+}
+
+/** A cached site as the view shows it: the secret fields empty (they were never stored). */
+function fromCache(c: CachedSite): Site {
+  return { ...c, ftp_pass: '', db_password: '' };
+}
+
+/** What of a site the view shows (a cached copy has no secrets: they are not compared). */
+function comparable(s: Site): CachedSite {
+  const { ftp_pass: _p, db_password: _d, ...rest } = s;
+  return rest;
 }

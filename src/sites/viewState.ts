@@ -4,8 +4,12 @@
 // has its own entry there; unit test `viewState.test` checks that they match.
 import { isApiError, type ApiError, type HttpStatusError, type InvalidReplyError, type NetworkError } from '../api/errors';
 
-/** What the Sites view shows. The failure states are the last five. */
-export const VIEW_STATES = ['signedOut', 'loading', 'ready', 'empty', 'unreachable', 'error', 'redirect', 'notData', 'expired'] as const;
+/**
+ * What the Sites view shows. The failure states are the last six. `offline`: the service cannot
+ * be reached and the view shows what the disk cache holds (marked; welcome content with Retry
+ * only when that is nothing, since the workbench draws it only while the tree has no rows).
+ */
+export const VIEW_STATES = ['signedOut', 'loading', 'ready', 'empty', 'unreachable', 'offline', 'error', 'redirect', 'notData', 'expired'] as const;
 export type ViewState = (typeof VIEW_STATES)[number];
 
 
@@ -23,6 +27,20 @@ export interface Failure {
 
 const HOST_NOT_FOUND = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL']);
 const PROXY = new Set(['EPROXYCONFIG', 'EPROXYAUTH', 'EPROXYREFUSED']);
+
+/**
+ * Whether an error means the service could not be reached at all (no connection, a connection
+ * dropped, no answer in time): then what is cached is shown instead, marked offline. A
+ * certificate or proxy problem, or a busy service (HTTP 429/503), is not "offline": it is
+ * explained as it is.
+ */
+export function isOffline(e: unknown): boolean {
+  if (!isApiError(e)) return false;
+  if (e.kind === 'timeout') return true;
+  if (e.kind !== 'network') return false;
+  const n = e as NetworkError;
+  return !n.isCertificateError && !PROXY.has(n.code ?? '') && !/through the proxy/.test(n.message);
+}
 
 /** The failure state a failed load of the sites puts the view in. */
 export function failureOf(e: unknown): Failure {

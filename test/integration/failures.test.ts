@@ -34,6 +34,7 @@ describe('Failures are shown', function () {
   /** The next Get Revision fails with HTTP 500 (not retried), and nothing is cached. */
   const nextContentFails = async () => {
     api.revisions.cache.clear();
+    await (await api.cache.current())?.clear();
     await control(url, 'config', { failNext: ['http500'] });
   };
   const errorOf = (shown: ShownMessage[], title: string) =>

@@ -7,6 +7,7 @@
 // comment) so V8's in-memory compilation cache cannot make it look cheaper. Used by the
 // activation benchmark and by the suites that check activation itself.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import Module from 'node:module';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -60,6 +61,10 @@ function copyVscode(tag: string): unknown {
     registerFileSystemProvider: (scheme: string, p: vscode.FileSystemProvider, o?: { isCaseSensitive?: boolean; isReadonly?: boolean | vscode.MarkdownString }) =>
       vscode.workspace.registerFileSystemProvider(`${scheme}-${tag}`, p, o),
   });
+  // Language-model tools are registered by name, once per host: a copy's would replace (and, disposed, remove) the running extension's.
+  override('lm', {
+    registerTool: () => new vscode.Disposable(() => undefined),
+  });
   override('window', {
     createTreeView: () => stubTreeView(),
     // A log channel of its own: the extension's channel of the same name is shared, and the copy disposes its own.
@@ -96,7 +101,7 @@ function stubTreeView(): vscode.TreeView<unknown> {
  * A new ExtensionContext, in memory, signed in to `serviceUrl` as `email` (the password in its
  * secret storage). `secrets` replaces members of the secret storage (e.g. a failing `get`).
  */
-export function freshContext(serviceUrl: string, email: string, password: string, secrets: Partial<vscode.SecretStorage> = {}): Record<string, unknown> {
+export function freshContext(serviceUrl: string, email: string, password: string, secrets: Partial<vscode.SecretStorage> = {}, storage?: vscode.Uri): Record<string, unknown> {
   const memento = (init: Record<string, unknown> = {}) => {
     const data = new Map(Object.entries(init));
     return {
@@ -127,5 +132,7 @@ export function freshContext(serviceUrl: string, email: string, password: string
     extensionUri: ext.extensionUri,
     extensionPath: ext.extensionPath,
     extension: ext,
+    // A storage folder of its own (its disk cache); a test that reopens the running extension's cache passes that folder instead.
+    globalStorageUri: storage ?? vscode.Uri.file(fs.mkdtempSync(path.join(os.tmpdir(), 'sr-copy-storage-'))),
   };
 }

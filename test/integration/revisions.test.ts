@@ -174,6 +174,8 @@ describe(specShaped ? 'Revisions (reads shaped as the spec shows them, no succes
   it('opens a revision read-only with the file’s language; a repeated open makes no second request, concurrent opens merge', async () => {
     await closeAll();
     api.revisions.cache.clear();
+    // Not from the disk cache either (an earlier run of this journey stored it).
+    await (await api.cache.current())?.clear();
     const rev = (await revisions(await fileNode('includes/db.php')))[1]!;
     await resetStats();
     await control(url, 'config', { latencyMs: 150 });

@@ -164,6 +164,24 @@ export class Screen {
     return this.texts({ selector: `${this.pane(title)} .monaco-list-row` });
   }
 
+  /** All the text the side bar draws: its title (a single view's description shows there), rows, a view's message. */
+  async sideBarText(): Promise<string> {
+    return (await this.texts({ selector: '.part.sidebar' })).join('\n');
+  }
+
+  /** The labels (aria-label) of the action buttons drawn in the side bar's title and pane headers. */
+  async sideBarActions(): Promise<string[]> {
+    const n = await this.count({ selector: SIDEBAR_ACTIONS });
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) out.push((await this.attribute({ selector: SIDEBAR_ACTIONS, nth: i, name: 'aria-label' })) ?? '');
+    return out;
+  }
+
+  /** Clicks an action button of the side bar's title (or a pane header) by its label. */
+  clickSideBarAction(label: string): Promise<void> {
+    return this.click({ selector: `${SIDEBAR_ACTIONS}[aria-label="${label.replace(/"/g, '\\"')}"]` });
+  }
+
   /** The titles of the editor tabs, as drawn. */
   async tabTitles(): Promise<string[]> {
     return (await this.texts({ selector: '.part.editor .tabs-container .tab .label-name' })).map((t) => t.trim());
@@ -192,6 +210,8 @@ export class Screen {
     }
   }
 }
+
+const SIDEBAR_ACTIONS = '.part.sidebar .actions-container .action-label';
 
 const NOTIFICATION_MESSAGES = '.notifications-toasts .notification-list-item-message, .notifications-center .notification-list-item-message';
 

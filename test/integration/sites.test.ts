@@ -7,7 +7,8 @@ import { SiteNode } from '../../src/sites/sitesTree';
 import type { Site } from '../../src/api/types';
 import { DEMO } from '../server/demo';
 import { ext, testService, waitFor } from './util';
-import { control, isDisposed, signInDemo, stubWindow } from './support';
+import { control, isDisposed, settled, signInDemo, stubWindow } from './support';
+import type { SiteRevisionClient } from '../../src/api';
 
 describe('Sites', function () {
   this.timeout(60000);
@@ -199,19 +200,21 @@ describe('Sites', function () {
     assert.equal(await vscode.env.clipboard.readText(), text);
   });
 
-  it('an unreachable service puts the view in its unreachable state (no message), and Retry recovers', async () => {
+  it('an unreachable service (connections dropped) shows the cached sites marked offline, and Retry recovers', async () => {
+    await sites(); // listed once: the disk cache has them
+    await settled(api.scheduler, url);
     await control(url, 'config', { failNext: ['drop', 'drop', 'drop', 'drop', 'drop', 'drop'] });
     api.model.refresh();
-    await sites();
-    assert.equal(api.model.state, 'unreachable');
-    // No message: it would hide the state's welcome content (the Screen suite reads what is drawn).
-    assert.equal(api.view.message, undefined);
-    assert.ok(api.model.errorMessage && api.model.errorMessage.length > 10, `the message, for the log: ${api.model.errorMessage}`);
+    assert.ok((await sites()).length > 0, 'the cached sites');
+    assert.equal(api.model.state, 'offline');
+    assert.match(String(api.view.message), /^Offline: the service cannot be reached\. Showing what was cached/);
+    assert.match(String(api.view.description), /^offline · cached /);
     await control(url, 'config', { failNext: [] });
     await vscode.commands.executeCommand('siteRevisions.refresh');
     assert.ok((await sites()).length > 0);
     assert.equal(api.model.state, 'ready');
     assert.equal(api.view.message, undefined);
+    assert.equal(api.view.description, undefined);
   });
 
   it('a 401 marks the session expired and asks once to sign in again, not once per request', async () => {
@@ -221,15 +224,21 @@ describe('Sites', function () {
       return new Promise(() => undefined); // the user has not answered yet
     });
     try {
+      await settled(api.scheduler, url);
       await control(url, 'config', { failNext: ['http401', 'http401', 'http401'] });
-      api.model.refresh();
-      const calls = [1, 2, 3].map(() => api.session.call((c) => c.getSites()).catch((e: Error) => e));
+      // Three different reads (identical ones would share one request): three 401 replies.
+      const acme = (await sites()).find((x) => x.site.name === 'Acme Corporate')!.site.id;
+      const reads: ((c: SiteRevisionClient) => Promise<unknown>)[] = [(c) => c.getSites(), (c) => c.getRevisionFiles(acme), (c) => c.getRevisions(acme, 'index.php')];
+      const calls = reads.map((read) =>
+        api.session.call(read).catch((e: Error) => e),
+      );
       const results = await Promise.all(calls);
       assert.ok(results.every((r) => r instanceof Error && /not accepted|signed in/.test(r.message)));
       assert.equal(api.session.state, 'expired');
       assert.equal(prompts.length, 1, `prompts: ${JSON.stringify(prompts)}`);
     } finally {
       restore();
+      await control(url, 'config', { failNext: [] });
     }
     await signInDemo(url);
     assert.equal(api.session.state, 'signedIn');

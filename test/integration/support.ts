@@ -79,3 +79,18 @@ export function isDisposed(panel: vscode.WebviewPanel): boolean {
     return true;
   }
 }
+
+/**
+ * Waits until the extension has no request in flight or waiting to the service at `url` (a
+ * refresh behind, started by an earlier step, would otherwise meet the faults a test queues).
+ */
+export async function settled(scheduler: { stats(origin: string): { active: number; queued: number } }, url: string, timeoutMs = 20_000): Promise<void> {
+  const origin = new URL(url).origin;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const s = scheduler.stats(origin);
+    if (s.active === 0 && s.queued === 0) return;
+    if (Date.now() > deadline) throw new Error(`requests still under way after ${timeoutMs} ms: ${JSON.stringify(s)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

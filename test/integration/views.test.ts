@@ -9,8 +9,8 @@ import type { ExtensionApi } from '../../src/extension';
 import type { FaultKind } from '../server';
 import { DEMO } from '../server/demo';
 import { screenOrSkip, type Screen } from './screen';
-import { control, signInDemo } from './support';
-import { ext, testService } from './util';
+import { control, settled, signInDemo } from './support';
+import { ext, testService, waitFor } from './util';
 
 export const ACME = 'Acme Corporate';
 
@@ -61,6 +61,7 @@ describe('Screen: the Sites view in each failure state', function () {
 
   /** Makes the next loads of the sites fail with `faults`, refreshes, and waits for the state's welcome content. */
   async function fail(faults: FaultKind[], expect: RegExp): Promise<{ text: string; paragraphs: string[]; buttons: string[] }> {
+    await settled(api.scheduler, url);
     await control(url, 'config', { failNext: faults });
     // The view's own load meets the faults (a failure is not kept: a later load asks again).
     await vscode.commands.executeCommand('siteRevisions.refresh');
@@ -110,11 +111,19 @@ describe('Screen: the Sites view in each failure state', function () {
     await retryRecovers();
   });
 
-  it('unreachable without a known cause (a dropped connection): the explanation and the buttons, no hint', async () => {
-    const w = await fail(['drop', 'drop', 'drop', 'drop'], /cannot be reached/);
-    assert.deepEqual(w.paragraphs, ['The service cannot be reached, so your sites could not be loaded.']);
-    assert.deepEqual(w.buttons, ['Retry', 'Open Settings', 'Show Log']);
-    await retryRecovers();
+  it('unreachable without a known cause (a dropped connection), nothing cached: the explanation and the buttons, no hint', async () => {
+    // With the sites cached, a dropped connection shows them offline (cache.test); here the disk cache is off.
+    const settings = vscode.workspace.getConfiguration('siteRevisions');
+    await settings.update('cache.maxSizeMB', 0, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor(async () => (await api.cache.current())?.enabled === false, { message: 'the disk cache off' });
+      const w = await fail(['drop', 'drop', 'drop', 'drop'], /cannot be reached/);
+      assert.deepEqual(w.paragraphs, ['The service cannot be reached, so your sites could not be loaded.']);
+      assert.deepEqual(w.buttons, ['Retry', 'Open Settings', 'Show Log']);
+      await retryRecovers();
+    } finally {
+      await settings.update('cache.maxSizeMB', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('the service answers an error: the explanation, and Retry · Sign In Again · Show Log; the log has the status', async () => {

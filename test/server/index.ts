@@ -65,6 +65,11 @@ export interface ServiceConfig {
    * allow (an object for a name, a list for an id…), to show how a client copes. Default none.
    */
   appendSites?: unknown[];
+  /**
+   * The service is down: every /api request's connection is closed at once, with no reply (as
+   * when nothing listens: the client cannot reach it). The control endpoints still answer.
+   */
+  down?: boolean;
 }
 
 export interface ServiceOptions extends ServiceConfig {
@@ -100,6 +105,10 @@ export interface RequestRecord {
   ms: number;
   /** When the request arrived: epoch ms with sub-millisecond precision (performance.timeOrigin + now()), comparable across processes. */
   arrivedAt: number;
+  /** The client closed the connection before the reply was sent (it aborted the request). */
+  aborted?: boolean;
+  /** Closed at once because the service was `down`. */
+  down?: boolean;
 }
 
 export interface RunningService {
@@ -152,6 +161,7 @@ interface State {
   specShaped: boolean;
   saveReplaces: boolean;
   appendSites: unknown[];
+  down: boolean;
   seed: number;
   /** The random faults' generator, from `seed`. */
   random: () => number;
@@ -207,7 +217,7 @@ function applyConfig(state: State, c: ServiceConfig): void {
     if (!Array.isArray(c.appendSites)) throw new Error('appendSites must be an array');
     next.appendSites = structuredClone(c.appendSites);
   }
-  for (const k of ['specShaped', 'saveReplaces'] as const) {
+  for (const k of ['specShaped', 'saveReplaces', 'down'] as const) {
     if (c[k] === undefined) continue;
     if (typeof c[k] !== 'boolean') throw new Error(`${k} must be true or false`);
     next[k] = c[k];
@@ -225,6 +235,7 @@ function publicConfig(state: State): Required<ServiceConfig> {
     specShaped: state.specShaped,
     saveReplaces: state.saveReplaces,
     appendSites: structuredClone(state.appendSites),
+    down: state.down,
   };
 }
 
@@ -266,7 +277,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const quiet = !!opts.quiet;
 
   const startSeed = Math.floor(Math.random() * 2 ** 31);
-  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], seed: startSeed, random: seededRandom(startSeed), specShaped: false, saveReplaces: false, appendSites: [] };
+  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], seed: startSeed, random: seededRandom(startSeed), specShaped: false, saveReplaces: false, appendSites: [], down: false };
   /** Says which seed the random faults come from whenever they are switched on or reseeded. */
   const configure = (c: ServiceConfig): void => {
     const before = { rate: state.faultRate, seed: state.seed };
@@ -368,7 +379,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       arrivedAt: performance.timeOrigin + start,
     };
     // The record is added before the reply is sent, so it is there when the client sees the reply.
+    let recorded = false;
     const record = (status: number) => {
+      if (recorded) return;
+      recorded = true;
       rec.status = status;
       rec.ms = Math.round((performance.now() - start) * 10) / 10;
       log.push(rec);
@@ -381,6 +395,17 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       record(status);
       sendJson(res, status, body, extra);
     };
+    if (state.down) {
+      rec.down = true;
+      record(0);
+      req.socket.destroy();
+      return;
+    }
+    // The client went away before its reply (it aborted): the record says so. It is added when
+    // the handler is done, as for every request (a write is still carried out, as a real service would).
+    res.once('close', () => {
+      if (!res.writableFinished && !recorded) rec.aborted = true;
+    });
 
     const read = await readBody(req);
     if (!read.ok) {

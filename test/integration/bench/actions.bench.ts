@@ -37,6 +37,11 @@ describe('Bench: the extension in the real host', function () {
   const isRevision = (n: TreeNode): n is RevisionNode => /^revision(\.|$)/.test(kind(n));
   const closeAll = () => vscode.commands.executeCommand('workbench.action.closeAllEditors');
   const revUri = (n: RevisionNode) => api.revisions.revisionDocumentUri(n.ref);
+  /** Cold: no content in memory nor on disk (the rows without "cached" measure this). */
+  const forgetContents = async () => {
+    api.revisions.cache.clear();
+    await (await api.cache.current())?.clear();
+  };
 
   /** Runs `action` between a reset of the service's request log and a look at it. */
   const measure = async (action: () => Promise<unknown>): Promise<Measured> => {
@@ -72,6 +77,12 @@ describe('Bench: the extension in the real host', function () {
     await vscode.commands.executeCommand('siteRevisions.openRevision', rev);
     const want = revUri(rev).toString();
     await waitFor(() => vscode.window.activeTextEditor?.document.uri.toString() === want, { intervalMs: 5, message: 'the revision editor' });
+  };
+
+  /** Compare with Previous, until the diff editor is the active tab. */
+  const compareWithPrevious = async (rev: RevisionNode) => {
+    await vscode.commands.executeCommand('siteRevisions.compareWithPrevious', rev);
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff, { intervalMs: 5, message: 'the diff editor' });
   };
 
   before(async () => {
@@ -139,7 +150,7 @@ describe('Bench: the extension in the real host', function () {
     for (let i = 0; i < SAMPLES; i++) {
       const rev = revs[i]!;
       await closeAll();
-      api.revisions.cache.clear();
+      await forgetContents();
       const first = record('openRevision', await measure(() => openRevision(rev)));
       assert.equal(first.requests, 1, JSON.stringify(first.operations));
       assert.equal(first.operations['getRevision'], 1);
@@ -154,15 +165,9 @@ describe('Bench: the extension in the real host', function () {
     for (let i = 0; i < SAMPLES; i++) {
       const rev = revs[i]!;
       await closeAll();
-      api.revisions.cache.clear();
+      await forgetContents();
       await openRevision(rev);
-      const m = record(
-        'compareWithPrevious',
-        await measure(async () => {
-          await vscode.commands.executeCommand('siteRevisions.compareWithPrevious', rev);
-          await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff, { intervalMs: 5, message: 'the diff editor' });
-        }),
-      );
+      const m = record('compareWithPrevious', await measure(() => compareWithPrevious(rev)));
       assert.ok(m.requests <= 1, JSON.stringify(m.operations));
     }
   });
@@ -179,7 +184,7 @@ describe('Bench: the extension in the real host', function () {
       const files = record('concurrentExpandFile', await measure(() => Promise.all(Array.from({ length: 10 }, () => file.getChildren()))));
       assert.equal(files.requests, 1, JSON.stringify(files.operations));
       await closeAll();
-      api.revisions.cache.clear();
+      await forgetContents();
       const opens = record('concurrentOpen', await measure(() => Promise.all(Array.from({ length: 10 }, () => vscode.commands.executeCommand('siteRevisions.openRevision', rev)))));
       assert.equal(opens.requests, 1, JSON.stringify(opens.operations));
     }
@@ -188,16 +193,15 @@ describe('Bench: the extension in the real host', function () {
   it('a 20 MB revision: from the request to the document’s content', async () => {
     const rev = (await revisions(await fileNode(HUGE_PATH)))[0];
     assert.ok(rev, 'the revision of big/huge.txt');
-    const base = revUri(rev);
     const samples: Measured[] = [];
     for (let i = 0; i < SAMPLES; i++) {
       await closeAll();
-      api.revisions.cache.clear();
-      // A URI VS Code has not seen yet (the provider ignores the extra query part): no text model
+      await forgetContents();
+      // A URI VS Code has not seen yet (another title in its query): no text model
       // of an earlier sample can be reused, so each sample goes the whole way — stat asks the
       // provider, the provider makes the request, readFile is served from its cache, the text
       // travels to the workbench and back to this host as a document.
-      const uri = base.with({ query: `${base.query}&bench=${i}-${Date.now()}` });
+      const uri = api.revisions.revisionUri({ siteId: rev.ref.site.id, revisionId: rev.ref.item.id, path: rev.ref.path }, { when: `sample ${i} ${Date.now()}`, of: 'bench' });
       const want = uri.toString();
       let length = 0;
       const m = await measure(async () => {
@@ -220,7 +224,7 @@ describe('Bench: the extension in the real host', function () {
     // The extension's part alone: request → UTF-8 bytes in the content cache (with its digest).
     const contentMs: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
-      api.revisions.cache.clear();
+      await forgetContents();
       const t0 = performance.now();
       const bytes = await api.revisions.store.content(rev.ref.site.id, rev.ref.item.id);
       contentMs.push(performance.now() - t0);
@@ -229,6 +233,66 @@ describe('Bench: the extension in the real host', function () {
     figures.huge = { bytes: HUGE_BYTES, samples, contentMs };
     await closeAll();
     api.revisions.cache.clear();
+  });
+
+  it('a revision larger than the memory cache (disk cache off): open it (stat + read), open it again, compare with previous', async () => {
+    const revs = await revisions(await fileNode(HISTORY_PATH));
+    const disk = await api.cache.current();
+    const bound = disk?.maxBytes ?? 0;
+    const lru = api.revisions.cache.maxBytes;
+    try {
+      await disk?.setMaxBytes(0);
+      for (let i = 0; i < SAMPLES; i++) {
+        // Every other revision: the previous one of a sample (fetched by its compare) is not the next sample.
+        const rev = revs[10 + 2 * i]!;
+        await closeAll();
+        api.revisions.cache.clear();
+        // Smaller than any revision of the file: none fits in the LRU.
+        api.revisions.cache.setMaxBytes(8);
+        const first = record('openLargerThanCache', await measure(() => openRevision(rev)));
+        assert.equal(first.requests, 1, JSON.stringify(first.operations));
+        await closeAll();
+        const again = record('openLargerThanCacheAgain', await measure(() => openRevision(rev)));
+        assert.equal(again.requests, 0, JSON.stringify(again.operations));
+        const cmp = record('compareLargerThanCache', await measure(() => compareWithPrevious(rev)));
+        assert.ok(cmp.requests <= 1, JSON.stringify(cmp.operations));
+      }
+    } finally {
+      api.revisions.cache.setMaxBytes(lru);
+      await disk?.setMaxBytes(bound);
+    }
+  });
+
+  it('after a window reload (a fresh copy of the extension on the same storage): a revision reopens with no request; the cached 100,000-file site expands from disk, then one background request', async () => {
+    const rev = (await revisions(await fileNode(HISTORY_PATH)))[1]!;
+    await openRevision(rev);
+    // The large site's file list is on disk (expanded above); settle what is under way.
+    await api.tree.getChildren(siteNode);
+    for (let i = 0; i < SAMPLES; i++) {
+      const ctx = freshContext(url, DEMO.user.email, DEMO.user.password, {}, api.context.globalStorageUri);
+      try {
+        const copy = loadFreshCopy(runningBundle(), `reload${i}x${Date.now().toString(36)}`).activate(ctx)!;
+        await copy.ready;
+        record('reopenAfterReload', await measure(() => copy.revisions.store.content(rev.ref.site.id, rev.ref.item.id)));
+        const sites = (await copy.tree.getChildren()) as SiteNode[];
+        const large = sites.find((x) => x.site.id === String(LARGE_SITE_ID))!;
+        await waitFor(async () => (await control(url, 'stats')).inFlight === 0 && copy.scheduler.stats(new URL(url).origin).active === 0, { intervalMs: 5 });
+        await control(url, 'reset-stats');
+        const t0 = performance.now();
+        const nodes = await copy.tree.getChildren(large);
+        const ms = performance.now() - t0;
+        assert.ok(nodes.some(isFolder));
+        // Then the refresh behind: one Get Revision Files at background priority.
+        await waitFor(async () => (await control(url, 'stats')).requests.length >= 1 && copy.scheduler.stats(new URL(url).origin).active === 0, { intervalMs: 5, timeoutMs: 30_000 });
+        const stats = await control(url, 'stats');
+        const operations: Record<string, number> = {};
+        for (const r of stats.requests) operations[r.operation ?? r.url] = (operations[r.operation ?? r.url] ?? 0) + 1;
+        record('expandCachedSiteAfterReload', { ms, requests: stats.requests.length, operations });
+        assert.equal(operations['getRevisionFiles'], 1, JSON.stringify(operations));
+      } finally {
+        disposeCopy(ctx);
+      }
+    }
   });
 
   it('activation: fresh copies of the bundle loaded and activated in this host (no request)', async () => {

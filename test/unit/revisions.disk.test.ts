@@ -1,0 +1,209 @@
+// The revision store with the account's disk store and the request scheduler behind it
+// (src/revisions/store.ts over src/store and src/scheduler), against the local service over
+// real HTTP: what a window reload costs, lists shown from disk and refreshed behind, offline,
+// cancellation of shared loads, a revision larger than the memory cache, bulk contents.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SiteRevisionClient } from '../../src/api';
+import { RevisionStore, type ListUpdate, type RevisionStoreOptions } from '../../src/revisions/store';
+import { RequestScheduler } from '../../src/scheduler';
+import { isOffline } from '../../src/sites/viewState';
+import { DiskStore } from '../../src/store';
+import { DEMO, startService, type RunningService } from '../server';
+
+describe('revisions: store with the disk cache (local service)', function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let root: string;
+  let client: SiteRevisionClient;
+  let siteId: string;
+  let file: string;
+  const disks: DiskStore[] = [];
+
+  before(async () => {
+    service = await startService({ quiet: true });
+    client = new SiteRevisionClient({ baseUrl: service.url, credentials: () => DEMO.user, timeoutMs: 10_000, retries: 0, scheduler: new RequestScheduler() });
+    const site = (await client.getSites()).find((s) => s.name === 'Acme Corporate')!;
+    siteId = site.id;
+    file = 'index.php';
+  });
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-revdisk-'));
+    service.configure({ down: false, latencyMs: 0 });
+    service.resetStats();
+  });
+  afterEach(async () => {
+    for (const d of disks.splice(0)) await d.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+  after(async () => {
+    await client.dispose();
+    await service.close();
+  });
+
+  /** A store as a window has it: the disk store of one folder (the account's), a fresh memory. */
+  const open = (o: Partial<RevisionStoreOptions> & { cacheBytes?: number } = {}) => {
+    const disk = new DiskStore(root, { maxBytes: 64 * 1024 * 1024 });
+    disks.push(disk);
+    const updates: ListUpdate[] = [];
+    const store = new RevisionStore((fn) => fn(client), o.cacheBytes ?? 1024 * 1024, undefined, {
+      disk: () => Promise.resolve(disk),
+      isOffline,
+      onDidUpdate: (u) => updates.push(u),
+      ...o,
+    });
+    return { store, disk, updates };
+  };
+  const ops = () => service.requests().map((r) => r.operation);
+  /** Waits for the service to have answered `n` requests (a refresh behind is not awaited by the caller). */
+  const answered = async (n: number) => {
+    while (service.requests().length < n) await new Promise((r) => setTimeout(r, 5));
+  };
+
+  it('after a reload (a new store on the same disk) revisions reopen with no request, and lists show from disk, refreshed behind once', async () => {
+    const first = open();
+    await first.store.siteFiles(siteId);
+    const list = await first.store.revisions(siteId, file);
+    const id = list.items[0]!.item.id;
+    const bytes = await first.store.content(siteId, id);
+    assert.deepEqual(ops(), ['getRevisionFiles', 'getRevisions', 'getRevision']);
+    await first.disk.dispose();
+
+    service.resetStats();
+    const second = open();
+    assert.deepEqual(Buffer.from(await second.store.content(siteId, id)), Buffer.from(bytes));
+    assert.equal(service.count(), 0, 'the revision reopens from disk');
+    assert.equal(second.store.requests.fromDisk, 1);
+
+    const files = await second.store.siteFiles(siteId);
+    assert.ok(files.fetchedAt !== undefined && files.files.some((f) => f.path === file), 'the files come from disk, with the time they were fetched');
+    const revs = await second.store.revisions(siteId, file);
+    assert.deepEqual(revs.items.map((d) => d.item.id), list.items.map((d) => d.item.id));
+    // Then one background request per list, once: expanding again asks nothing more.
+    await answered(2);
+    await second.store.siteFiles(siteId);
+    await second.store.revisions(siteId, file);
+    assert.deepEqual(ops().sort(), ['getRevisionFiles', 'getRevisions']);
+    assert.deepEqual(second.updates, [], 'nothing changed on the service: nothing is redrawn');
+  });
+
+  it('a refresh behind that brings something else says which list changed; Refresh (invalidate) fetches before showing', async () => {
+    const second = open();
+    const disk = second.disk;
+    await disk.put({ kind: 'revisions', siteId, path: file }, [{ id: '1', date: '2000-01-01 00:00:00', author: 'old' }], 1000);
+    const shown = await second.store.revisions(siteId, file);
+    assert.deepEqual(shown.items.map((d) => d.item.id), ['1'], 'the disk copy at once');
+    assert.equal(shown.fetchedAt, 1000);
+    await answered(1);
+    while (!second.updates.length) await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual(second.updates, [{ kind: 'revisions', siteId, path: file }]);
+    assert.notDeepEqual((await second.store.revisions(siteId, file)).items.map((d) => d.item.id), ['1']);
+
+    service.resetStats();
+    second.store.invalidate();
+    const fresh = await second.store.revisions(siteId, file);
+    assert.equal(fresh.fetchedAt, undefined, 'fetched, not from disk');
+    assert.deepEqual(ops(), ['getRevisions']);
+  });
+
+  it('offline: lists from disk marked offline, cached revisions open, an uncached one fails as unreachable; back online, it works', async () => {
+    const { store } = open();
+    store.invalidate(); // as after a Refresh: fetch first
+    const list = await store.revisions(siteId, file);
+    await store.siteFiles(siteId);
+    const cachedId = list.items[0]!.item.id;
+    const uncachedId = list.items[1]!.item.id;
+    await store.content(siteId, cachedId);
+    store.invalidate();
+    store.cache.clear();
+
+    service.configure({ down: true });
+    const files = await store.siteFiles(siteId);
+    assert.equal(files.offline, true);
+    assert.ok(files.fetchedAt! > 0);
+    const revs = await store.revisions(siteId, file);
+    assert.equal(revs.offline, true);
+    assert.ok((await store.content(siteId, cachedId)).byteLength > 0, 'a cached revision opens from disk');
+    await assert.rejects(store.content(siteId, uncachedId), (e: unknown) => isOffline(e), 'an uncached revision: the service cannot be reached');
+    await assert.rejects(store.siteFiles('no-such-site'), (e: unknown) => isOffline(e), 'an uncached list is not made up');
+
+    service.configure({ down: false });
+    store.invalidate();
+    const back = await store.revisions(siteId, file);
+    assert.equal(back.offline, undefined);
+    assert.ok((await store.content(siteId, uncachedId)).byteLength > 0);
+  });
+
+  it('a caller that aborts leaves a shared load: the request goes on for the other, and is aborted when the last one aborts', async () => {
+    const { store } = open();
+    const id = (await store.revisions(siteId, file)).items[2]!.item.id;
+    service.resetStats();
+    service.configure({ latencyMs: 400 });
+    const a = new AbortController();
+    const b = new AbortController();
+    const pa = store.content(siteId, id, { signal: a.signal });
+    const pb = store.content(siteId, id, { signal: b.signal });
+    while (service.inFlight() < 1) await new Promise((r) => setTimeout(r, 5));
+    a.abort();
+    await assert.rejects(pa, { name: 'CancelledError' });
+    assert.ok((await pb).byteLength > 0, 'the second waiter keeps its request');
+    assert.deepEqual(service.requests().map((r) => [r.operation, r.aborted ?? false]), [['getRevision', false]]);
+
+    const other = (await store.revisions(siteId, file)).items[3]!.item.id;
+    service.resetStats();
+    const c = new AbortController();
+    const d = new AbortController();
+    const pc = store.content(siteId, other, { signal: c.signal });
+    const pd = store.content(siteId, other, { signal: d.signal });
+    while (service.inFlight() < 1) await new Promise((r) => setTimeout(r, 5));
+    c.abort();
+    d.abort();
+    await assert.rejects(pc, { name: 'CancelledError' });
+    await assert.rejects(pd, { name: 'CancelledError' });
+    while (!service.requests().length) await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual(service.requests().map((r) => [r.operation, r.aborted ?? false]), [['getRevision', true]], 'the service saw the connection closed');
+    service.configure({ latencyMs: 0 });
+  });
+
+  it('a revision larger than the whole memory cache is fetched once per open (stat, read, compare), and both sides of a compare are kept, with the disk store off', async () => {
+    const { store } = open({ cacheBytes: 16, disk: () => Promise.resolve(undefined) });
+    const id = (await store.revisions(siteId, file)).items[0]!.item.id;
+    service.resetStats();
+    const stat = await store.content(siteId, id);
+    assert.ok(stat.byteLength > 16, 'larger than the cache');
+    await store.content(siteId, id); // readFile
+    await store.content(siteId, id); // Compare with Working File
+    assert.deepEqual(ops(), ['getRevision']);
+    assert.equal(store.cache.size, 0, 'the LRU holds none of it');
+    // Compare with the previous one (as large): both sides are kept, one more request.
+    const previous = (await store.revisions(siteId, file)).items[1]!.item.id;
+    await store.content(siteId, previous);
+    await store.content(siteId, id);
+    await store.content(siteId, previous);
+    assert.deepEqual(ops(), ['getRevision', 'getRevision']);
+  });
+
+  it('the lists kept in memory are bounded in bytes', async () => {
+    const { store } = open({ listBytes: 4096, disk: () => Promise.resolve(undefined) });
+    const files = await store.siteFiles(siteId);
+    for (const f of files.files.slice(0, 12)) await store.revisions(siteId, f.path);
+    const kept = files.files.slice(0, 12).filter((f) => store.peekRevisions(siteId, f.path)).length;
+    assert.ok(kept > 0 && kept < 12, `some lists are evicted (${kept} of 12 kept)`);
+  });
+
+  it('allContents goes through the disk store: one Get Revisions with content, then none — also after a reload', async () => {
+    const first = open();
+    const all = await first.store.allContents(siteId, file, { priority: 'background' });
+    assert.deepEqual(ops(), ['getRevisions']);
+    assert.ok(all.length > 1 && all.every((r) => typeof r.content === 'string'));
+    await first.disk.dispose();
+    service.resetStats();
+    const second = open();
+    const again = await second.store.allContents(siteId, file);
+    assert.equal(service.count(), 0);
+    assert.deepEqual(again, all);
+    assert.equal(second.store.requests.fromDisk, all.length);
+  });
+});
