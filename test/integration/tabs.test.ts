@@ -42,6 +42,8 @@ describe('Screen: revision tabs', function () {
     newest = (await file.getChildren())[0] as RevisionNode;
     title = `index.php (${formatShortLocal(newest.ref.time!)}, ${newest.ref.item.author})`;
     await s.openSitesView();
+    // Start from a folded tree: a suite before may have left another site's index.php expanded.
+    await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
   });
 
   after(async () => {
