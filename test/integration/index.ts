@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import { failureReport } from './screen';
 
 export interface TestResult {
   title: string;
@@ -85,6 +86,12 @@ export function run(): Promise<void> {
         .filter((f) => f.endsWith(benchOut ? '.bench.js' : '.test.js'))
         .sort();
       for (const f of files) mocha.addFile(path.join(dir, f));
+      // A failed test's screen goes into the log (and a screenshot next to the results file).
+      mocha.suite.afterEach(async function () {
+        const t = this.currentTest;
+        if (t?.state !== 'failed') return;
+        console.log(await failureReport(t.fullTitle(), resultsFile ? path.join(path.dirname(resultsFile), 'failures') : undefined));
+      });
       const runner = mocha.run((failures) => {
         // A failure that never reached a test (e.g. in a hook before any test) still counts.
         if (failures > results.failed) results.failed = failures;

@@ -138,7 +138,7 @@ export class Screen {
 
   /** Clicks a button of the welcome content drawn in a view pane, by its label. */
   clickWelcomeButton(label: string, title = 'Sites'): Promise<void> {
-    return this.click({ selector: `${this.pane(title)} .welcome-view-content .monaco-button`, hasText: `/^\\s*${label.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*$/` });
+    return this.click({ selector: `${this.pane(title)} .welcome-view-content .monaco-button`, hasText: `/^\\s*${escapeRegExp(label)}\\s*$/` });
   }
 
   /**
@@ -157,6 +157,42 @@ export class Screen {
         if (attempt >= 4) throw e;
       }
     }
+  }
+
+  /**
+   * Expands a path of rows in a view's tree by clicking them, one level at a time: the row of
+   * level n+1 whose label starts with `labels[n]`. A row drawn again meanwhile (a refresh that
+   * folds it back) is clicked again, until it stays expanded. Returns the last row's target.
+   */
+  async expandPath(labels: string[], title = 'Sites'): Promise<Target> {
+    let row: Target = { selector: '' };
+    for (const [i, label] of labels.entries()) {
+      row = { selector: `${this.pane(title)} .monaco-list-row[aria-level="${i + 1}"]`, hasText: `/^\\s*${escapeRegExp(label)}/` };
+      const expanded = async () => (await this.attribute({ ...row, name: 'aria-expanded' })) === 'true';
+      for (let attempt = 1; ; attempt++) {
+        await this.waitFor({ ...row, timeoutMs: 15000 });
+        if (!(await expanded())) await this.click(row);
+        await this.until(expanded, (x) => x, `the row “${label}” expanded`, 5000).catch(() => undefined);
+        // Settled: still expanded a moment later.
+        await new Promise((r) => setTimeout(r, 250));
+        if (await expanded()) break;
+        if (attempt >= 4) throw new Error(`the row “${label}” does not stay expanded`);
+      }
+    }
+    return row;
+  }
+
+  /**
+   * Makes a row of a view's tree drawn: a tree draws only the rows in its viewport, so a child
+   * below the bottom edge is not in the page. Walks the tree from its first row with the arrow
+   * key (the list scrolls its focused row into view) until the row is drawn.
+   */
+  async scrollToRow(row: Target, title = 'Sites', maxSteps = 80): Promise<void> {
+    if ((await this.count(row)) > 0) return;
+    await this.focus({ selector: `${this.pane(title)} .monaco-list` });
+    await this.press('Home');
+    for (let i = 0; i < maxSteps && (await this.count(row)) === 0; i++) await this.press('ArrowDown');
+    await this.waitFor({ ...row, timeoutMs: 5000 });
   }
 
   /** The rows of the tree in a view pane, as drawn (label and description). */
@@ -213,6 +249,10 @@ export class Screen {
 
 const SIDEBAR_ACTIONS = '.part.sidebar .actions-container .action-label';
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
 const NOTIFICATION_MESSAGES = '.notifications-toasts .notification-list-item-message, .notifications-center .notification-list-item-message';
 
 let cached: Screen | null | undefined;
@@ -233,4 +273,34 @@ export function screenOrSkip(ctx: Mocha.Context): Screen {
     ctx.skip();
   }
   return s!;
+}
+
+/**
+ * What the workbench shows when a test fails, for the log of a run nobody watches (CI): the side
+ * bar's text, the tab titles, the notifications; and a screenshot into `dir` when one is given.
+ * Never throws: a report that cannot be made says so.
+ */
+export async function failureReport(testTitle: string, dir: string | undefined): Promise<string> {
+  const s = screen();
+  if (!s) return '';
+  const lines: string[] = [`--- screen at the failure of “${testTitle}”`];
+  const read = async (what: string, f: () => Promise<string | string[]>) => {
+    try {
+      const v = await f();
+      lines.push(`${what}: ${typeof v === 'string' ? v.replace(/\n+/g, ' | ') : JSON.stringify(v)}`);
+    } catch (e) {
+      lines.push(`${what}: (not read: ${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+    }
+  };
+  await read('side bar', () => s.sideBarText());
+  await read('tabs', () => s.tabTitles());
+  await read('notifications', () => s.notifications());
+  if (dir) {
+    const file = `${dir}/${testTitle.replace(/[^\w-]+/g, '-').slice(0, 80)}.png`;
+    await read('screenshot', async () => {
+      await s.screenshot(file);
+      return file;
+    });
+  }
+  return lines.join('\n');
 }

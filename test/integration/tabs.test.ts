@@ -25,7 +25,6 @@ describe('Screen: revision tabs', function () {
   let title: string;
 
   const closeAll = () => vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  const row = (text: string) => ({ selector: `${s.pane('Sites')} .monaco-list-row`, hasText: text });
 
   before(async function () {
     s = screenOrSkip(this);
@@ -53,11 +52,11 @@ describe('Screen: revision tabs', function () {
 
   it('a revision opened from the tree (its Open Revision button) is titled with its date and author; tooltip, language and breadcrumbs follow', async () => {
     // Clicks only: expand the site and the file, then the revision's Open Revision button.
-    for (const name of [ACME, 'index.php']) {
-      await s.waitFor(row(name));
-      if ((await s.attribute({ ...row(name), name: 'aria-expanded' })) === 'false') await s.click(row(name));
-    }
-    await s.clickRowAction({ selector: `${s.pane('Sites')} .monaco-list-row[aria-label^="Revision ${newest.ref.item.id},"]` }, 'Open Revision');
+    await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
+    await s.expandPath([ACME, 'index.php']);
+    const revisionRow = { selector: `${s.pane('Sites')} .monaco-list-row[aria-label^="Revision ${newest.ref.item.id},"]` };
+    await s.scrollToRow(revisionRow);
+    await s.clickRowAction(revisionRow, 'Open Revision');
     const tabs = await s.until(() => s.tabTitles(), (t) => t.includes(title), `the tab “${title}”`);
     assert.ok(!tabs.includes('index.php'), `no tab is titled with the file name alone: ${JSON.stringify(tabs)}`);
     // The language mode is the file's (status bar), and the breadcrumbs are its folders and name.
@@ -110,7 +109,6 @@ describe('Screen: a service that answers the reads as the spec shows them (no su
   let api: ExtensionApi;
   let url: string;
   let s: Screen;
-  const row = (text: string) => ({ selector: `${s.pane('Sites')} .monaco-list-row`, hasText: text });
 
   before(async function () {
     s = screenOrSkip(this);
@@ -135,10 +133,10 @@ describe('Screen: a service that answers the reads as the spec shows them (no su
   it('lists sites, files and revisions, and opens a revision', async () => {
     const sites = await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith(ACME)) && r.length >= 5, 'the sites');
     assert.ok(sites.some((x) => x.startsWith('Team Intranet')), JSON.stringify(sites));
-    await s.click(row(ACME));
+    await s.expandPath([ACME]);
     const files = await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith('index.php')), 'the files of the site');
     assert.ok(files.some((x) => x.startsWith('includes')), 'its folders');
-    await s.click(row('index.php'));
+    await s.expandPath([ACME, 'index.php']);
     const revs = await s.until(() => s.rows(), (r) => r.filter((x) => /ago/.test(x)).length >= 3, 'the revisions of index.php');
     const first = revs.find((x) => /ago/.test(x))!;
     await s.clickRowAction({ selector: `${s.pane('Sites')} .monaco-list-row:has-text("${first.split('\n')[0]}")` }, 'Open Revision');
