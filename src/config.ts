@@ -16,6 +16,8 @@ export interface Settings {
   revisionPageSize: number;
   hideIdenticalRevisions: boolean;
   cacheSizeBytes: number;
+  /** What a History Search result opens against: the revision before it, or the working file. */
+  searchCompareWith: 'previous' | 'workingFile';
 }
 
 function clamp(n: unknown, min: number, max: number, fallback: number): number {
@@ -33,6 +35,7 @@ export function readSettings(): Settings {
     revisionPageSize: Math.round(clamp(c.get('revisions.pageSize'), 5, 1000, 50)),
     hideIdenticalRevisions: c.get<boolean>('revisions.hideIdenticalToWorkingFile') === true,
     cacheSizeBytes: clamp(c.get('revisions.cacheSizeMB'), 1, 1024, 64) * 1024 * 1024,
+    searchCompareWith: c.get('search.compareWith') === 'workingFile' ? 'workingFile' : 'previous',
   };
 }
 

@@ -12,6 +12,7 @@ import { createSitesView } from './sites/sitesView';
 import { Notifier } from './ui/notify';
 import { registerLmTools } from './lm';
 import { registerRevisions, type RevisionsApi } from './revisions';
+import { registerSearchViews, type SearchViewsApi } from './searchView';
 import { setBackgroundSink } from './util/background';
 
 /**
@@ -35,6 +36,7 @@ export interface ExtensionApi {
   log: Log;
   editors: typeof editors;
   revisions: RevisionsApi;
+  searchViews: SearchViewsApi;
   ready: Promise<void>;
 }
 
@@ -72,8 +74,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const started: { ready?: Promise<void> } = {};
   const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve() });
   context.subscriptions.push(...registerLmTools({ session, model, store: revisions.store, log }));
+  const searchViews = registerSearchViews({ revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
-  return TEST_HOOKS ? { context, session, model, tree, view, log, editors, revisions, ready } : undefined;
+  return TEST_HOOKS ? { context, session, model, tree, view, log, editors, revisions, searchViews, ready } : undefined;
 }
 
 export function deactivate(): void {}
