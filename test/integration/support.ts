@@ -7,6 +7,8 @@ import type { RequestRecord } from '../server';
 export interface Stats {
   requests: RequestRecord[];
   counts: Record<string, number>;
+  /** /api requests arrived and not answered yet. */
+  inFlight: number;
 }
 
 export async function control(url: string, op: 'stats'): Promise<Stats>;

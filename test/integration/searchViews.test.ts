@@ -1,0 +1,266 @@
+// History Search and Site Changes in the real workbench against the local service's demo data
+// (the site "Marketing Drive", test/server/seed-search.ts): what the views draw, the diffs a
+// click opens, Open Changes in one multi-file diff editor, Restore Checked in one undoable edit,
+// and a cancelled site scan that sends nothing more.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import type { Site } from '../../src/api/types';
+import type { SearchRun } from '../../src/searchView/historyView';
+import type { ChangesRun } from '../../src/searchView/changesView';
+import type { OpenChangesOutcome } from '../../src/searchView/changesCommands';
+import type { RestoreOutcome } from '../../src/searchView/restore';
+import { formatShortLocal } from '../../src/revisions/time';
+import { SEARCH_DEMO } from '../server/seed-search';
+import { screenOrSkip, type Screen } from './screen';
+import { control, signInDemo, stubWindow } from './support';
+import { ext, testService, waitFor, workspaceFolder } from './util';
+
+const MARKER = SEARCH_DEMO.marker;
+
+/** A demo file's revision by its 1-based number (oldest first), as the seed describes it. */
+function demo(path: string, n: number) {
+  const f = SEARCH_DEMO.files.find((x) => x.path === path);
+  assert.ok(f, path);
+  return f.revisions[n - 1]!;
+}
+
+describe('History Search and Site Changes', function () {
+  this.timeout(120000);
+  let api: ExtensionApi;
+  let url: string;
+  let marketing: Site;
+  let localDir: vscode.Uri;
+
+  const stats = () => control(url, 'stats');
+  const closeAll = () => vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  /** Shows one view of the container with room for its rows: the other two are collapsed. */
+  const showOnly = async (s: Screen, title: 'History Search' | 'Site Changes') => {
+    await vscode.commands.executeCommand(title === 'History Search' ? 'siteRevisions.historySearch.focus' : 'siteRevisions.siteChanges.focus');
+    for (const other of ['Sites', 'History Search', 'Site Changes']) await s.setPaneExpanded(other, other === title);
+  };
+  /** The revisions the service lists for a demo file, with their parsed times (from the store). */
+  const listed = async (path: string) => (await api.revisions.store.revisions(marketing.id, path)).items;
+
+  before(async () => {
+    url = (await testService()).url;
+    api = await ext<ExtensionApi>();
+    await api.ready;
+    await control(url, 'reseed');
+    await signInDemo(url);
+    api.model.refresh();
+    const sites = await api.model.all();
+    const m = sites.find((s) => s.name === SEARCH_DEMO.siteName);
+    assert.ok(m, 'Marketing Drive is listed');
+    marketing = m;
+    localDir = vscode.Uri.joinPath(workspaceFolder().uri, 'marketing-site');
+    fs.rmSync(localDir.fsPath, { recursive: true, force: true });
+    fs.mkdirSync(localDir.fsPath, { recursive: true });
+    await vscode.commands.executeCommand('siteRevisions.mapFolder', marketing.id, localDir);
+  });
+
+  afterEach(async () => {
+    await control(url, 'config', { latencyMs: 0 });
+  });
+
+  after(async () => {
+    await closeAll();
+    await vscode.commands.executeCommand('siteRevisions.clearSearches');
+    await vscode.commands.executeCommand('siteRevisions.clearSiteChanges');
+    fs.rmSync(localDir.fsPath, { recursive: true, force: true });
+  });
+
+  it('Search History (changes) lists exactly the revisions that added or removed the text, on screen', async function () {
+    const s = screenOrSkip(this);
+    const run = (await vscode.commands.executeCommand('siteRevisions.searchHistory', { site: marketing }, { query: { pattern: MARKER, matchCase: true, wholeWord: true }, mode: 'changes' })) as SearchRun;
+    assert.equal(run.state, 'done');
+    await showOnly(s, 'History Search');
+    // The seed's facts, newest first in each file; files in natural path order.
+    const expected: [file: string, count: string, author: string][] = [
+      ['notes.txt', 'added 1', demo('campaigns/autumn/notes.txt', 2).author],
+      ['index.html', 'removed 2', demo('campaigns/spring/index.html', 5).author],
+      ['index.html', 'added 1', demo('campaigns/spring/index.html', 4).author],
+      ['index.html', 'added 1', demo('campaigns/spring/index.html', 2).author],
+      ['styles.css', 'added 1', demo('campaigns/spring/styles.css', 1).author],
+      ['index.html', 'added 1', demo('index.html', 2).author],
+    ];
+    const rows = await s.until(
+      () => s.rows('History Search'),
+      (r) => r.length >= 1 + 4 + expected.length && r[0]!.includes('4 files, 6 revisions'),
+      'the search with its files and revisions',
+    );
+    assert.match(rows[0]!, /TODO-SEARCH-MARKER/);
+    assert.match(rows[0]!, /Marketing Drive · changes · 4 files, 6 revisions/);
+    const drawn = rows.slice(1);
+    const files = drawn.filter((r) => !/^(added|removed) \d/.test(r));
+    const hits = drawn.filter((r) => /^(added|removed) \d/.test(r));
+    assert.deepEqual(
+      files.map((r) => r.split('\n')[0]!.trim()),
+      ['notes.txt', 'index.html', 'styles.css', 'index.html'],
+      'one row per file with a hit (campaigns/autumn, campaigns/spring ×2, the root)',
+    );
+    assert.equal(hits.length, expected.length, hits.join(' | '));
+    hits.forEach((row, i) => {
+      const [, count, author] = expected[i]!;
+      assert.ok(row.startsWith(count), `row ${i} says ${count}: ${row}`);
+      assert.ok(row.includes(author), `row ${i} names ${author}: ${row}`);
+    });
+    // The preview line of the first match: the CRLF file's line with its emoji and umlauts.
+    assert.ok(hits[0]!.includes('😀 Zeile: TODO-SEARCH-MARKER für Søren'), hits[0]);
+  });
+
+  it('a click on a result opens the diff against the revision before, with the first match selected', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    await showOnly(s, 'History Search');
+    // "removed 2": the match is in the revision before (left side of the diff).
+    await s.click({ selector: `${s.pane('History Search')} .monaco-list-row`, hasText: 'removed 2' });
+    const items = await listed('campaigns/spring/index.html'); // newest first
+    const r5 = items[1]!;
+    const r4 = items[2]!;
+    assert.equal(r5.item.author, demo('campaigns/spring/index.html', 5).author);
+    const title = `index.html (${formatShortLocal(r4.time!)}, ${r4.item.author}) ↔ (${formatShortLocal(r5.time!)}, ${r5.item.author})`;
+    await s.until(() => s.tabTitles(), (t) => t.includes(title), `the diff tab "${title}"`);
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    assert.ok(input instanceof vscode.TabInputTextDiff, 'a diff tab');
+    assert.equal(api.revisions.parseRevisionUri(input.original)?.revisionId, r4.item.id);
+    assert.equal(api.revisions.parseRevisionUri(input.modified)?.revisionId, r5.item.id);
+    const left = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === input.original.toString() && e.document.getText(e.selection) === MARKER), {
+      message: 'the first match selected in the revision before',
+    });
+    assert.equal(left.selection.start.line, demo('campaigns/spring/index.html', 4).content.split('\n').findIndex((l) => l.includes(MARKER)));
+  });
+
+  it('Search History (contains) on one file lists every revision with a match', async function () {
+    const s = screenOrSkip(this);
+    const run = (await vscode.commands.executeCommand('siteRevisions.searchHistory', { site: marketing, file: 'campaigns/spring/index.html' }, { query: { pattern: MARKER, matchCase: true }, mode: 'contains' })) as SearchRun;
+    assert.equal(run.state, 'done');
+    await showOnly(s, 'History Search');
+    const rows = await s.until(
+      () => s.rows('History Search'),
+      (r) => r.length > 4 && r[0]!.includes('1 file, 3 revisions'),
+      'the contains search',
+    );
+    assert.match(rows[0]!, /index\.html — Marketing Drive · contains · 1 file, 3 revisions/);
+    const hits = rows.slice(2, 5);
+    assert.deepEqual(
+      hits.map((r) => r.split(' · ')[0]),
+      ['2 matches', '1 match', '1 match'],
+      'revisions 4 (two markers), 3 and 2; not 5 and 6 (removed) nor 1 (before)',
+    );
+    [4, 3, 2].forEach((n, i) => assert.ok(hits[i]!.includes(demo('campaigns/spring/index.html', n).author), `row ${i}: revision ${n}: ${hits[i]}`));
+    // The earlier search is kept below the new one.
+    assert.ok(rows.some((r) => r.includes('4 files, 6 revisions')), 'the earlier search is kept');
+  });
+
+  it('Site Changes lists exactly the revisions of the period, day → file → revisions, newest first', async function () {
+    const s = screenOrSkip(this);
+    const run = (await vscode.commands.executeCommand('siteRevisions.siteChanges', { site: marketing }, { period: { kind: 'days', days: 7 } })) as ChangesRun;
+    assert.equal(run.state, 'done');
+    // The seed's revisions 0–6 days old.
+    const expected = new Set<string>();
+    for (const f of SEARCH_DEMO.files) f.revisions.forEach((r, i) => r.daysAgo <= 6 && expected.add(`${f.path}#${i + 1}`));
+    const shown = new Set<string>();
+    const provider = api.searchViews.changes;
+    for (const day of await provider.getChildren()) {
+      for (const file of await day.getChildren()) {
+        const path = (file as unknown as { file: { path: string } }).file.path;
+        const ids = (await listed(path)).map((d) => d.item.id).reverse(); // oldest first
+        for (const rev of await file.getChildren()) shown.add(`${path}#${ids.indexOf((rev as unknown as { revision: { id: string } }).revision.id) + 1}`);
+      }
+    }
+    assert.deepEqual([...shown].sort(), [...expected].sort());
+    // On screen: the view names the site and the period, and today's group comes first with
+    // the two files changed today (each with its revision of today).
+    await showOnly(s, 'Site Changes');
+    const header = await s.texts({ selector: `${s.pane('Site Changes')} .pane-header` });
+    assert.match(header.join(' '), /Marketing Drive · Last 7 days/);
+    const rows = await s.until(() => s.rows('Site Changes'), (r) => r.length >= 5, 'the Site Changes rows');
+    assert.match(rows[0]!, /^Today/);
+    const todayFiles = rows.slice(1, 5).filter((r) => r.includes('1 revision'));
+    assert.deepEqual(todayFiles.map((r) => r.split('\n')[0]!.trim()).sort(), ['index.html', 'launch.md']);
+  });
+
+  it('Open Changes opens every changed file in one multi-file diff editor', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    const out = (await vscode.commands.executeCommand('siteRevisions.openChanges', 'before')) as OpenChangesOutcome;
+    assert.equal(out.how, 'multiDiff');
+    assert.equal(out.resources.length, 6, 'the six files changed in the last 7 days');
+    const launch = out.resources.find(([l]) => l.path.endsWith('launch.md'));
+    assert.ok(launch && launch[1] === undefined, 'launch.md is new in the period: nothing on the left');
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.label.startsWith('Changes of Marketing Drive'), { message: 'the multi-diff tab is active' });
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab!;
+    assert.ok(!(tab.input instanceof vscode.TabInputText) && !(tab.input instanceof vscode.TabInputTextDiff), 'not a single (diff) editor');
+    assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).length, 1, 'one tab for all files');
+    await s.until(() => s.tabTitles(), (t) => t.some((x) => x.startsWith('Changes of Marketing Drive — Last 7 days')), 'the multi-diff tab on screen');
+    await s.waitFor({ selector: '.part.editor .multi-diff-editor', timeoutMs: 15000 });
+  });
+
+  it('Restore Checked writes the checked files in one edit (creating the missing one); one Undo reverts them all', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    const indexUri = vscode.Uri.joinPath(localDir, 'campaigns/spring/index.html');
+    const launchUri = vscode.Uri.joinPath(localDir, 'campaigns/summer/launch.md');
+    fs.mkdirSync(vscode.Uri.joinPath(localDir, 'campaigns/spring').fsPath, { recursive: true });
+    fs.writeFileSync(indexUri.fsPath, 'local copy\n');
+    fs.rmSync(launchUri.fsPath, { force: true });
+    await showOnly(s, 'Site Changes');
+    // Check the two files on screen (their checkboxes in the Site Changes view).
+    for (const name of ['index.html', 'launch.md']) {
+      await s.click({ selector: `${s.pane('Site Changes')} .monaco-list-row:has(.label-name:text-is("${name}")) .custom-view-tree-node-item-checkbox`, nth: 0 });
+    }
+    await waitFor(() => api.searchViews.changes.checked.size === 2, { message: 'two files checked' });
+    let detail = '';
+    const restoreStub = stubWindow('showWarningMessage', (async (_m: string, o: vscode.MessageOptions, button: string) => {
+      detail = o?.detail ?? '';
+      return button;
+    }) as never);
+    let out: RestoreOutcome;
+    try {
+      out = (await vscode.commands.executeCommand('siteRevisions.restoreCheckedChanges')) as RestoreOutcome;
+    } finally {
+      restoreStub();
+    }
+    assert.equal(out.restored.length, 2, JSON.stringify(out));
+    assert.match(detail, /index\.html/);
+    assert.match(detail, /launch\.md.*created/);
+    const newestIndex = demo('campaigns/spring/index.html', 6).content;
+    const newestLaunch = demo('campaigns/summer/launch.md', 2).content;
+    const indexDoc = await vscode.workspace.openTextDocument(indexUri);
+    const launchDoc = await vscode.workspace.openTextDocument(launchUri);
+    assert.equal(indexDoc.getText(), newestIndex);
+    assert.equal(launchDoc.getText(), newestLaunch);
+    assert.ok(fs.existsSync(launchUri.fsPath), 'the missing file was created');
+    // One Undo, from the editor of one of them: VS Code asks whether to undo across both files.
+    await vscode.window.showTextDocument(indexDoc);
+    await vscode.commands.executeCommand('undo');
+    const across = { selector: '.monaco-dialog-box .monaco-button', hasText: '/Undo in 2 Files/' };
+    if (await s.until(() => s.count(across), (n) => n > 0, 'the undo dialog', 5000).then(() => true, () => false)) await s.click(across);
+    await waitFor(() => indexDoc.getText() === 'local copy\n' && !fs.existsSync(launchUri.fsPath), { message: 'one Undo reverts both files' });
+  });
+
+  it('cancelling a site scan: no request starts after the cancel', async function () {
+    const s = screenOrSkip(this);
+    const acme = (await api.model.all()).find((x) => x.name === 'Acme Corporate')!;
+    api.revisions.store.invalidate();
+    api.revisions.store.cache.clear();
+    await control(url, 'config', { latencyMs: 1500 });
+    await control(url, 'reset-stats');
+    const running = vscode.commands.executeCommand('siteRevisions.searchHistory', { site: acme }, { query: { pattern: 'function' }, mode: 'changes' }) as Thenable<SearchRun>;
+    // Every worker waits for its reply (6 requests held by the latency): none is being sent now.
+    await waitFor(async () => (await stats()).inFlight >= 6, { timeoutMs: 20000, message: 'six requests in flight' });
+    const cancelAt = performance.timeOrigin + performance.now();
+    await vscode.commands.executeCommand('siteRevisions.cancelSearch');
+    const run = await running;
+    assert.equal(run.state, 'cancelled');
+    await waitFor(async () => (await stats()).inFlight === 0, { timeoutMs: 20000, message: 'the aborted requests end' });
+    const after = (await stats()).requests.filter((r) => r.arrivedAt > cancelAt);
+    assert.deepEqual(after.map((r) => r.operation), [], 'requests started after the cancel');
+    const contents = (await stats()).requests.filter((r) => r.operation === 'getRevisions').length;
+    assert.ok(contents < (await api.revisions.store.siteFiles(acme.id)).files.length, `the scan stopped before every file (${contents} asked)`);
+    await showOnly(s, 'History Search');
+    await s.until(() => s.rows('History Search'), (r) => /Cancelled after \d+ \/ \d+ files/.test(r[0] ?? ''), 'the cancelled search on screen');
+  });
+});
