@@ -61,7 +61,7 @@ export class ChangedFileNode extends TreeNode {
   }
   getTreeItem(): vscode.TreeItem {
     const f = this.file;
-    const item = new vscode.TreeItem(fileName(f.path), vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(fileName(f.path), vscode.TreeItemCollapsibleState.Expanded);
     item.id = `day:${this.dayNode.day.day}:f:${f.path}`;
     item.resourceUri = vscode.Uri.from({ scheme: 'site-revision-tree', path: `/${fileName(f.path)}` });
     item.iconPath = vscode.ThemeIcon.File;
