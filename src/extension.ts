@@ -74,7 +74,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const started: { ready?: Promise<void> } = {};
   const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve() });
   context.subscriptions.push(...registerLmTools({ session, model, store: revisions.store, log }));
-  const searchViews = registerSearchViews({ revisions, notifier, log }, context.subscriptions);
+  const searchViews = registerSearchViews({ session, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
   return TEST_HOOKS ? { context, session, model, tree, view, log, editors, revisions, searchViews, ready } : undefined;
 }

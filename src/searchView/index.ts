@@ -3,7 +3,8 @@
 // core in src/search; the data comes through the revisions feature's RevisionStore.
 import * as vscode from 'vscode';
 import type { Log } from '../log';
-import type { RevisionsApi } from '../revisions';
+import type { Session } from '../auth/session';
+import { accountKey, type RevisionsApi } from '../revisions';
 import { setContext } from '../ui/context';
 import { message } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
@@ -15,6 +16,7 @@ import { restoreMany, type RestoreOutcome, type RestoreTarget } from './restore'
 import { SearchCommands, searchInput } from './searchCommands';
 
 export interface SearchViewsDeps {
+  session: Session;
   revisions: RevisionsApi;
   notifier: Notifier;
   log: Log;
@@ -32,7 +34,8 @@ export interface SearchViewsApi {
 }
 
 export function registerSearchViews(deps: SearchViewsDeps, subscriptions: vscode.Disposable[]): SearchViewsApi {
-  const { revisions, notifier, log } = deps;
+  const { session, revisions, notifier, log } = deps;
+  let account = accountKey(session);
   const history = new HistorySearchProvider();
   const changes = new SiteChangesProvider();
   const historyView = vscode.window.createTreeView(HISTORY_VIEW, { treeDataProvider: history, showCollapseAll: true, manageCheckboxStateManually: true });
@@ -60,6 +63,14 @@ export function registerSearchViews(deps: SearchViewsDeps, subscriptions: vscode
     changesView,
     ...search.register(),
     ...changesCommands.register(),
+    // Signed out or another account: nothing found for the previous one may show.
+    session.onDidChange(() => {
+      const now = accountKey(session);
+      if (now === account) return;
+      account = now;
+      history.clear();
+      changes.clear();
+    }),
     historyView.onDidChangeCheckboxState((e) => {
       for (const [node, state] of e.items) if (node instanceof SearchFileNode) history.checked.set(node.key, state === vscode.TreeItemCheckboxState.Checked);
     }),

@@ -1,7 +1,7 @@
 // Screenshots of what a person sees, for the docs: the local service with demo data, code-server
 // with the extension (signed in as the demo user), headless Chromium at 1280×800.
 //
-//   node out/test/host/screenshots.js [--out docs] [--only NAME] [--keep]
+//   node out/test/host/screenshots.js [--out docs] [--only NAME[,NAME…]] [--keep]
 //
 // Every shot in SHOTS is taken once per theme, as <out>/<name>-<theme>.png. To add one, append
 // an entry: its steps run on a freshly reloaded workbench.
@@ -37,6 +37,12 @@ export type Step =
   | { titleAction: string }
   /** Wait until the Sites view's welcome content shows this text. */
   | { welcome: string }
+  /** Type into the open quick input, wait until a list row shows this text, and press Enter (picks it). */
+  | { pick: string }
+  /** Type into the open input box and press Enter. */
+  | { enter: string }
+  /** Expand (true) or collapse (false) a view pane of the side bar, by its title (e.g. "Sites"). */
+  | { pane: string; expanded: boolean }
   /** Wait this many milliseconds (let an animation or a request finish). */
   | { pause: number };
 
@@ -84,6 +90,59 @@ export const SHOTS: Shot[] = [
   },
   { name: 'site-editor', steps: [CLEAN, { open: 'Site Revisions' }, { row: 'Acme Corporate' }, { command: 'Site Revisions: New Site…' }, { waitFor: 'iframe.webview' }, { webviewText: 'Site name' }, { pause: 800 }] },
   {
+    // History Search: the search of the demo marker over a site, and the diff a result opens.
+    name: 'history-search',
+    steps: [
+      CLEAN,
+      { open: 'Site Revisions' },
+      { row: 'Acme Corporate' },
+      { command: 'Site Revisions: Search History…' },
+      { pick: 'Marketing Drive' },
+      { enter: 'TODO-SEARCH-MARKER' },
+      { pick: 'Changes' },
+      { pane: 'Sites', expanded: false },
+      { pane: 'Site Changes', expanded: false },
+      { click: /^removed 2/ },
+      { waitFor: '.monaco-diff-editor' },
+      { pause: 1500 },
+    ],
+  },
+  {
+    name: 'site-changes',
+    steps: [
+      CLEAN,
+      { open: 'Site Revisions' },
+      { row: 'Acme Corporate' },
+      { command: 'Site Revisions: Site Changes…' },
+      { pick: 'Marketing Drive' },
+      { pick: 'Last 7 days' },
+      { pick: 'Everyone' },
+      { pane: 'Sites', expanded: false },
+      { pane: 'History Search', expanded: false },
+      { row: /^Yesterday/ },
+      { pause: 1000 },
+    ],
+  },
+  {
+    // Open Changes: every file changed in the last 7 days in one multi-file diff editor.
+    name: 'open-changes',
+    steps: [
+      CLEAN,
+      { open: 'Site Revisions' },
+      { row: 'Acme Corporate' },
+      { command: 'Site Revisions: Site Changes…' },
+      { pick: 'Marketing Drive' },
+      { pick: 'Last 7 days' },
+      { pick: 'Everyone' },
+      { row: /^Yesterday/ },
+      { pane: 'Sites', expanded: false },
+      { command: 'Site Revisions: Open Changes' },
+      { pick: 'Against the Last Revision Before the Period' },
+      { waitFor: '.part.editor .multiDiffEntry' },
+      { pause: 2000 },
+    ],
+  },
+  {
     // A failure state as drawn: its explanation, the hint for its cause, and its buttons.
     name: 'view-unreachable',
     steps: [
@@ -106,6 +165,8 @@ async function runStep(wb: Workbench, step: Step, serviceUrl: string): Promise<v
     await res.arrayBuffer();
   } else if ('titleAction' in step) await wb.page.locator(`.part.sidebar .title-actions .action-label[aria-label^="${step.titleAction}"]`).first().click();
   else if ('welcome' in step) await wb.page.locator('.part.sidebar .welcome-view-content', { hasText: step.welcome }).first().waitFor({ state: 'visible', timeout: 30000 });
+  else if ('pick' in step || 'enter' in step) await quickInput(wb, 'pick' in step ? step.pick : step.enter, 'pick' in step);
+  else if ('pane' in step) await setPane(wb, step.pane, step.expanded);
   else if ('row' in step) await wb.waitForRow(step.row);
   else if ('click' in step) await wb.clickRow(step.click);
   else if ('expand' in step) await wb.expandRow(step.expand);
@@ -118,6 +179,23 @@ async function runStep(wb: Workbench, step: Step, serviceUrl: string): Promise<v
     await row.locator(`.action-label[aria-label^="${step.action.label}"]`).first().click();
   }
   else await wb.page.waitForTimeout(step.pause);
+}
+
+/** Clicks a side-bar pane's header when the pane is not expanded / collapsed as asked. */
+async function setPane(wb: Workbench, title: string, expanded: boolean): Promise<void> {
+  const header = wb.page.locator(`.part.sidebar .pane-header[aria-label^="${title.replace(/"/g, '\\"')}"]`).first();
+  await header.waitFor({ state: 'visible', timeout: 30000 });
+  if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click();
+}
+
+/** Types into the quick input shown now; for a pick, waits for the row with that text first. */
+async function quickInput(wb: Workbench, text: string, pick: boolean): Promise<void> {
+  const input = wb.page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 30000 });
+  await input.fill(text);
+  if (pick) await wb.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: text }).first().waitFor({ state: 'visible', timeout: 30000 });
+  await wb.page.keyboard.press('Enter');
+  await wb.page.waitForTimeout(500); // the next input of the flow replaces this one
 }
 
 async function waitForFrameText(wb: Workbench, text: string, timeoutMs = 30000): Promise<void> {
@@ -147,7 +225,8 @@ async function main(): Promise<number> {
     strict: true,
   });
   const outDir = path.resolve(repoRoot, values.out!);
-  const shots = SHOTS.filter((s) => !values.only || s.name === values.only);
+  const only = values.only?.split(',');
+  const shots = SHOTS.filter((s) => !only || only.includes(s.name));
   if (!shots.length) throw new Error(`no shot named "${values.only}"; known: ${SHOTS.map((s) => s.name).join(', ')}`);
   if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: bundle first (node esbuild.mjs)');
 

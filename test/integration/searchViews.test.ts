@@ -266,4 +266,21 @@ describe('History Search and Site Changes', function () {
     await showOnly(s, 'History Search');
     await s.until(() => s.rows('History Search'), (r) => /Cancelled after \d+ \/ \d+ files/.test(r[0] ?? ''), 'the cancelled search on screen');
   });
+
+  it('signing out empties both views (nothing found for the account shows after it)', async function () {
+    const s = screenOrSkip(this);
+    await vscode.commands.executeCommand('siteRevisions.siteChanges', { site: marketing }, { period: { kind: 'today' } });
+    assert.ok(api.searchViews.history.searches.length > 0 && api.searchViews.changes.run);
+    try {
+      await vscode.commands.executeCommand('siteRevisions.signOut');
+      await showOnly(s, 'History Search');
+      await s.until(() => s.rows('History Search'), (r) => r.length === 0, 'no search row after sign-out');
+      await showOnly(s, 'Site Changes');
+      await s.until(() => s.rows('Site Changes'), (r) => r.length === 0, 'no Site Changes row after sign-out');
+      const welcome = await s.welcome('Site Changes');
+      assert.match(welcome.text, /Sign in to search the revision history/);
+    } finally {
+      await signInDemo(url);
+    }
+  });
 });
