@@ -9,10 +9,11 @@ import type { Log } from '../log';
 import type { RevisionsApi } from '../revisions';
 import { FolderMapping } from '../revisions/mapping';
 import { fileName, type RevisionRef } from '../revisions/nodes';
-import { directSchedule, parseDay, periodLabel, progressLabel, scanSiteChanges, SiteChangesBuilder, type DatedRevision, type FileChanges, type Period } from '../search';
-import { inform, message, plain } from '../ui/messages';
-import { describeError, type Notifier } from '../ui/notify';
+import { directSchedule, parseDay, periodLabel, scanSiteChanges, SiteChangesBuilder, type DatedRevision, type FileChanges, type Period } from '../search';
+import { inform, message } from '../ui/messages';
+import type { Notifier } from '../ui/notify';
 import { background } from '../util/background';
+import { followScan, guarded } from './progress';
 import { displayText } from '../util/text';
 import { CHANGES_VIEW, ChangeRevisionNode, OPEN_CHANGE_COMMAND, type ChangesRun, type SiteChangesProvider } from './changesView';
 import { scopeLabel, scopeOf, type ViewScope } from './scope';
@@ -48,16 +49,7 @@ export class ChangesCommands {
 
   register(): vscode.Disposable[] {
     const { provider, notifier } = this.deps;
-    const guard =
-      <A extends unknown[]>(title: string, fn: (...a: A) => unknown) =>
-      async (...a: A) => {
-        try {
-          return await fn(...a);
-        } catch (e) {
-          notifier.error(plain(title), e);
-          return undefined;
-        }
-      };
+    const guard = <A extends unknown[]>(title: string, fn: (...a: A) => unknown) => guarded(notifier, title, fn);
     return [
       vscode.commands.registerCommand('siteRevisions.siteChanges', guard(vscode.l10n.t('Site Changes'), (arg?: unknown, request?: ChangesRequest) => this.siteChanges(arg, request))),
       vscode.commands.registerCommand('siteRevisions.openChanges', guard(vscode.l10n.t('Open Changes'), (against?: unknown) => this.openChanges(against === 'before' || against === 'working' ? against : undefined))),
@@ -86,51 +78,30 @@ export class ChangesCommands {
     const run: ChangesRun = { scope, filter, builder, progress: undefined, state: 'running', abort: new AbortController() };
     provider.start(run);
     background('Showing the Site Changes view', vscode.commands.executeCommand(`${CHANGES_VIEW}.focus`));
-    let report: ((text: string) => void) | undefined;
-    const scan = scanSiteChanges({
-      scope: { siteId: scope.site.id, ...(scope.folder ? { folder: scope.folder } : {}) },
-      source: revisionStoreSource(revisions.store),
-      schedule: directSchedule,
-      signal: run.abort.signal,
-      filter,
-      t: translate,
-      onFile: (_f, scanned) => {
-        run.builder = scanned; // the scan's grouping, as it grows
-        provider.changed();
-      },
-      onProgress: (p) => {
-        run.progress = p;
-        report?.(progressLabel(p, translate, vscode.env.language));
-        provider.changed();
-      },
-    });
-    const ended = scan.then(
-      (summary) => {
+    await followScan(run, {
+      viewId: CHANGES_VIEW,
+      notification: vscode.l10n.t('Listing the changes of {0}', scopeLabel(scope)),
+      redraw: (urgent) => provider.changed(urgent),
+      start: (onProgress) =>
+        scanSiteChanges({
+          scope: { siteId: scope.site.id, ...(scope.folder ? { folder: scope.folder } : {}) },
+          source: revisionStoreSource(revisions.store),
+          schedule: directSchedule,
+          signal: run.abort.signal,
+          filter,
+          t: translate,
+          onFile: (_f, scanned) => {
+            run.builder = scanned; // the scan's grouping, as it grows
+            provider.changed();
+          },
+          onProgress,
+        }),
+      done: (summary) => {
         run.builder = summary.builder;
-        run.state = summary.cancelled ? 'cancelled' : 'done';
         log.info(`Site Changes ${run.state}: ${summary.done}/${summary.total ?? 0} files, ${run.builder.revisionCount} revisions in the period`);
       },
-      (e: unknown) => {
-        if (run.abort.signal.aborted) {
-          run.state = 'cancelled';
-          return;
-        }
-        run.state = 'failed';
-        run.error = describeError(e).message;
-        this.deps.notifier.error(message('Site Changes'), e);
-      },
-    );
-    background('Showing the progress of Site Changes in its view', vscode.window.withProgress({ location: { viewId: CHANGES_VIEW } }, () => ended));
-    background(
-      'Showing the progress of Site Changes',
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Listing the changes of {0}', scopeLabel(scope)), cancellable: true }, (progress, token) => {
-        token.onCancellationRequested(() => run.abort.abort());
-        report = (text) => progress.report({ message: text });
-        return ended;
-      }),
-    );
-    await ended;
-    provider.changed(true);
+      failed: (e) => this.deps.notifier.error(message('Site Changes'), e),
+    });
     return run;
   }
 

@@ -6,26 +6,22 @@ import * as vscode from 'vscode';
 import { translate } from '../l10n';
 import { fileName } from '../revisions/nodes';
 import { relativeTime } from '../revisions/time';
-import { dayLabel, periodLabel, progressLabel, type ChangesDay, type ChangesFilter, type DatedRevision, type DayFile, type FileChanges, type ScanProgress, type SiteChangesBuilder } from '../search';
+import { dayLabel, periodLabel, progressLabel, type ChangesDay, type ChangesFilter, type DatedRevision, type DayFile, type FileChanges, type SiteChangesBuilder } from '../search';
 import { TreeNode } from '../tree/node';
 import { MessageNode } from '../tree/message';
 import { displayText } from '../util/text';
-import type { RunState } from './historyView';
+import type { ScanRun } from './progress';
 import { scopeLabel, type ViewScope } from './scope';
 import { CheckedFiles, RefreshThrottle } from './tree';
 
 export const CHANGES_VIEW = 'siteRevisions.siteChanges';
 export const OPEN_CHANGE_COMMAND = 'siteRevisions.openSiteChange';
 
-export interface ChangesRun {
+export interface ChangesRun extends ScanRun {
   readonly scope: ViewScope;
   readonly filter: ChangesFilter;
   /** The grouping so far (the scan's own, once its first file is in). */
   builder: SiteChangesBuilder;
-  progress: ScanProgress | undefined;
-  state: RunState;
-  error?: string;
-  readonly abort: AbortController;
 }
 
 export class DayNode extends TreeNode {

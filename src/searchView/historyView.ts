@@ -7,12 +7,13 @@ import { naturalCompare } from '../revisions/folders';
 import { translate } from '../l10n';
 import { fileName } from '../revisions/nodes';
 import { relativeTime } from '../revisions/time';
-import { hitLabel, progressLabel, type FileSearchResult, type RevisionHit, type ScanProgress, type SearchMode, type SearchQuery } from '../search';
+import { hitLabel, progressLabel, type FileSearchResult, type RevisionHit, type SearchMode, type SearchQuery } from '../search';
 import { TreeNode } from '../tree/node';
 import { MessageNode } from '../tree/message';
 import { appendData, dataTooltip } from '../ui/markdown';
 import { displayText } from '../util/text';
 import { scopeLabel, type ViewScope } from './scope';
+import type { ScanRun } from './progress';
 import { CheckedFiles, RefreshThrottle } from './tree';
 
 export const HISTORY_VIEW = 'siteRevisions.historySearch';
@@ -21,22 +22,15 @@ export const OPEN_RESULT_COMMAND = 'siteRevisions.openSearchResult';
 /** Searches kept in the view; the oldest goes when another starts. */
 export const MAX_SEARCHES = 10;
 
-export type RunState = 'running' | 'done' | 'cancelled' | 'failed';
-
-export interface SearchRun {
+export interface SearchRun extends ScanRun {
   readonly id: number;
   readonly scope: ViewScope;
   readonly query: SearchQuery;
   readonly mode: SearchMode;
   /** Files with hits, as they arrive. */
   readonly results: FileSearchResult[];
-  progress: ScanProgress | undefined;
-  state: RunState;
-  /** Why it failed (shown as a row). */
-  error?: string;
   /** Revisions with a hit, over all files. */
   hits: number;
-  readonly abort: AbortController;
 }
 
 /** `"TODO" (regex, match case, whole word)`: the query as the view names it. */

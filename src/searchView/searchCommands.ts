@@ -8,11 +8,11 @@ import { translate } from '../l10n';
 import type { Log } from '../log';
 import type { RevisionsApi } from '../revisions';
 import type { RevisionRef } from '../revisions/nodes';
-import { compileQuery, directSchedule, progressLabel, QueryError, searchHistory, type SearchMode, type SearchQuery } from '../search';
-import { message, plain } from '../ui/messages';
+import { compileQuery, directSchedule, QueryError, searchHistory, type SearchMode, type SearchQuery } from '../search';
+import { message } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
-import { describeError } from '../ui/notify';
 import { background } from '../util/background';
+import { followScan, guarded } from './progress';
 import { HISTORY_VIEW, OPEN_RESULT_COMMAND, SearchHitNode, SearchRunNode, type HistorySearchProvider, type SearchRun } from './historyView';
 import { scopeLabel, scopeOf, type ViewScope } from './scope';
 import { revisionStoreSource } from './source';
@@ -41,16 +41,7 @@ export class SearchCommands {
 
   register(): vscode.Disposable[] {
     const { provider, notifier } = this.deps;
-    const guard =
-      <A extends unknown[]>(title: string, fn: (...a: A) => unknown) =>
-      async (...a: A) => {
-        try {
-          return await fn(...a);
-        } catch (e) {
-          notifier.error(plain(title), e);
-          return undefined;
-        }
-      };
+    const guard = <A extends unknown[]>(title: string, fn: (...a: A) => unknown) => guarded(notifier, title, fn);
     return [
       vscode.commands.registerCommand('siteRevisions.searchHistory', guard(vscode.l10n.t('Search History'), (arg?: unknown, request?: SearchRequest) => this.searchHistory(arg, request))),
       vscode.commands.registerCommand(OPEN_RESULT_COMMAND, guard(vscode.l10n.t('Open Search Result'), (node?: unknown) => this.openResult(node))),
@@ -90,59 +81,30 @@ export class SearchCommands {
     for (const r of provider.searches) if (r.state === 'running') r.abort.abort(); // one scan at a time
     const run = provider.add(scope, query, mode);
     background('Showing the History Search view', vscode.commands.executeCommand(`${HISTORY_VIEW}.focus`));
-    const signal = run.abort.signal;
-    let report: ((text: string) => void) | undefined;
-    const scan = searchHistory({
-      scope: { siteId: scope.site.id, ...(scope.file !== undefined ? { file: scope.file } : {}), ...(scope.folder ? { folder: scope.folder } : {}) },
-      source: revisionStoreSource(revisions.store),
-      schedule: directSchedule,
-      signal,
-      query,
-      mode,
-      t: translate,
-      onResult: (r) => {
-        run.results.push(r);
-        run.hits += r.hits.length;
-        provider.changed();
-      },
-      onProgress: (p) => {
-        run.progress = p;
-        report?.(progressLabel(p, translate, vscode.env.language));
-        provider.changed();
-      },
-    });
-    const ended = scan.then(
-      (summary) => {
-        run.state = summary.cancelled ? 'cancelled' : 'done';
-        log.info(`History Search ${summary.cancelled ? 'cancelled' : 'done'}: ${summary.done}/${summary.total ?? 0} files, ${summary.hits} revisions listed, ${summary.failed} files could not be read`);
-      },
-      (e: unknown) => {
-        if (signal.aborted) {
-          run.state = 'cancelled';
-          return;
-        }
-        run.state = 'failed';
-        run.error = e instanceof QueryError ? e.message : describeError(e).message;
-        this.deps.notifier.error(message('Search History'), e, () => vscode.commands.executeCommand('siteRevisions.rerunSearch'));
-      },
-    );
-    background('Showing the progress of History Search in its view', vscode.window.withProgress({ location: { viewId: HISTORY_VIEW } }, () => ended));
-    if (scope.file === undefined) {
+    await followScan(run, {
+      viewId: HISTORY_VIEW,
       // A folder or a site: many requests, so the progress is also a notification with Cancel.
-      background(
-        'Showing the progress of History Search',
-        vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Searching the history of {0}', scopeLabel(scope)), cancellable: true },
-          (progress, token) => {
-            token.onCancellationRequested(() => run.abort.abort());
-            report = (text) => progress.report({ message: text });
-            return ended;
+      notification: scope.file === undefined ? vscode.l10n.t('Searching the history of {0}', scopeLabel(scope)) : undefined,
+      redraw: (urgent) => provider.changed(urgent),
+      start: (onProgress) =>
+        searchHistory({
+          scope: { siteId: scope.site.id, ...(scope.file !== undefined ? { file: scope.file } : {}), ...(scope.folder ? { folder: scope.folder } : {}) },
+          source: revisionStoreSource(revisions.store),
+          schedule: directSchedule,
+          signal: run.abort.signal,
+          query,
+          mode,
+          t: translate,
+          onResult: (r) => {
+            run.results.push(r);
+            run.hits += r.hits.length;
+            provider.changed();
           },
-        ),
-      );
-    }
-    await ended;
-    provider.changed(true);
+          onProgress,
+        }),
+      done: (summary) => log.info(`History Search ${run.state}: ${summary.done}/${summary.total ?? 0} files, ${summary.hits} revisions listed, ${summary.failed} files could not be read`),
+      failed: (e) => this.deps.notifier.error(message('Search History'), e, () => vscode.commands.executeCommand('siteRevisions.rerunSearch')),
+    });
     return run;
   }
 

@@ -62,13 +62,33 @@ export const THEMES = {
 /** Every shot starts from an empty editor area: a reload restores the editors of the shot before. */
 const CLEAN: Step = { command: 'View: Close All Editors' };
 
+/**
+ * The Site Revisions container with the Sites view open and the search views collapsed: a reload
+ * restores the panes as the shot before left them.
+ */
+const OPEN: Step[] = [{ open: 'Site Revisions' }, { pane: 'Sites', expanded: true }, { pane: 'History Search', expanded: false }, { pane: 'Site Changes', expanded: false }];
+
+/** Site Changes of the demo site "Marketing Drive" over the last 7 days, its view given the room. */
+const SITE_CHANGES: Step[] = [
+  CLEAN,
+  ...OPEN,
+  { row: 'Acme Corporate' },
+  { command: 'Site Revisions: Site Changes…' },
+  { pick: 'Marketing Drive' },
+  { pick: 'Last 7 days' },
+  { pick: 'Everyone' },
+  { pane: 'Sites', expanded: false },
+  { pane: 'History Search', expanded: false },
+  { row: /^Yesterday/ },
+];
+
 export const SHOTS: Shot[] = [
-  { name: 'sites', steps: [CLEAN, { open: 'Site Revisions' }, { row: 'Acme Corporate' }, { pause: 1000 }] },
+  { name: 'sites', steps: [CLEAN, ...OPEN, { row: 'Acme Corporate' }, { pause: 1000 }] },
   {
     name: 'revisions',
     steps: [
       CLEAN,
-      { open: 'Site Revisions' },
+      ...OPEN,
       { expand: 'Acme Corporate' },
       { expand: /^index\.php/ },
       { action: { row: /ago/, label: 'Open Revision' } },
@@ -80,7 +100,7 @@ export const SHOTS: Shot[] = [
     name: 'diff',
     steps: [
       CLEAN,
-      { open: 'Site Revisions' },
+      ...OPEN,
       { expand: 'Acme Corporate' },
       { expand: /^index\.php/ },
       { action: { row: /ago/, label: 'Compare with Previous' } },
@@ -88,13 +108,13 @@ export const SHOTS: Shot[] = [
       { pause: 1500 },
     ],
   },
-  { name: 'site-editor', steps: [CLEAN, { open: 'Site Revisions' }, { row: 'Acme Corporate' }, { command: 'Site Revisions: New Site…' }, { waitFor: 'iframe.webview' }, { webviewText: 'Site name' }, { pause: 800 }] },
+  { name: 'site-editor', steps: [CLEAN, ...OPEN, { row: 'Acme Corporate' }, { command: 'Site Revisions: New Site…' }, { waitFor: 'iframe.webview' }, { webviewText: 'Site name' }, { pause: 800 }] },
   {
     // History Search: the search of the demo marker over a site, and the diff a result opens.
     name: 'history-search',
     steps: [
       CLEAN,
-      { open: 'Site Revisions' },
+      ...OPEN,
       { row: 'Acme Corporate' },
       { command: 'Site Revisions: Search History…' },
       { pick: 'Marketing Drive' },
@@ -109,33 +129,13 @@ export const SHOTS: Shot[] = [
   },
   {
     name: 'site-changes',
-    steps: [
-      CLEAN,
-      { open: 'Site Revisions' },
-      { row: 'Acme Corporate' },
-      { command: 'Site Revisions: Site Changes…' },
-      { pick: 'Marketing Drive' },
-      { pick: 'Last 7 days' },
-      { pick: 'Everyone' },
-      { pane: 'Sites', expanded: false },
-      { pane: 'History Search', expanded: false },
-      { row: /^Yesterday/ },
-      { pause: 1000 },
-    ],
+    steps: [...SITE_CHANGES, { pause: 1000 }],
   },
   {
     // Open Changes: every file changed in the last 7 days in one multi-file diff editor.
     name: 'open-changes',
     steps: [
-      CLEAN,
-      { open: 'Site Revisions' },
-      { row: 'Acme Corporate' },
-      { command: 'Site Revisions: Site Changes…' },
-      { pick: 'Marketing Drive' },
-      { pick: 'Last 7 days' },
-      { pick: 'Everyone' },
-      { row: /^Yesterday/ },
-      { pane: 'Sites', expanded: false },
+      ...SITE_CHANGES,
       { command: 'Site Revisions: Open Changes' },
       { pick: 'Against the Last Revision Before the Period' },
       { waitFor: '.part.editor .multiDiffEntry' },
@@ -147,7 +147,7 @@ export const SHOTS: Shot[] = [
     name: 'view-unreachable',
     steps: [
       CLEAN,
-      { open: 'Site Revisions' },
+      ...OPEN,
       { row: 'Acme Corporate' },
       { service: { failNext: ['http503', 'http503', 'http503', 'http503'] } },
       { titleAction: 'Refresh' },
