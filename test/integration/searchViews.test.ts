@@ -244,6 +244,31 @@ describe('History Search and Site Changes', function () {
     await waitFor(() => indexDoc.getText() === 'local copy\n' && !fs.existsSync(launchUri.fsPath), { message: 'one Undo reverts both files' });
   });
 
+  it('Search History on a local file of the mapped folder; with search.compareWith = workingFile a result opens against it', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    const working = vscode.Uri.joinPath(localDir, 'campaigns/autumn/notes.txt');
+    fs.mkdirSync(vscode.Uri.joinPath(localDir, 'campaigns/autumn').fsPath, { recursive: true });
+    fs.writeFileSync(working.fsPath, 'local notes\n');
+    const cfg = vscode.workspace.getConfiguration('siteRevisions');
+    await cfg.update('search.compareWith', 'workingFile', vscode.ConfigurationTarget.Global);
+    try {
+      // As from the Explorer or the editor: the local file inside the mapped folder.
+      const run = (await vscode.commands.executeCommand('siteRevisions.searchHistory', working, { query: { pattern: MARKER }, mode: 'changes' })) as SearchRun;
+      assert.deepEqual([run.scope.site.id, run.scope.file], [marketing.id, 'campaigns/autumn/notes.txt']);
+      await showOnly(s, 'History Search');
+      await s.click({ selector: `${s.pane('History Search')} .monaco-list-row`, hasText: 'added 1' });
+      const input = await waitFor(() => {
+        const i = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+        return i instanceof vscode.TabInputTextDiff && i.modified.toString() === working.toString() ? i : undefined;
+      }, { message: 'a diff against the working file' });
+      assert.equal(api.revisions.parseRevisionUri(input.original)?.path, 'campaigns/autumn/notes.txt');
+      await s.until(() => s.tabTitles(), (t) => t.some((x) => x.startsWith('notes.txt (') && x.endsWith('↔ working file')), 'the tab "… ↔ working file"');
+    } finally {
+      await cfg.update('search.compareWith', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('cancelling a site scan: no request starts after the cancel', async function () {
     const s = screenOrSkip(this);
     const acme = (await api.model.all()).find((x) => x.name === 'Acme Corporate')!;
