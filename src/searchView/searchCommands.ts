@@ -142,8 +142,9 @@ export class SearchCommands {
         });
         box.onDidChangeValue(() => (box.validationMessage = this.problem({ ...q, pattern: box.value })));
         box.onDidAccept(() => {
-          if (this.problem({ ...q, pattern: box.value }) !== undefined) return;
-          resolve({ ...q, pattern: box.value });
+          const why = this.problem({ ...q, pattern: box.value }, true);
+          if (why !== undefined) box.validationMessage = why;
+          else resolve({ ...q, pattern: box.value });
         });
         box.onDidHide(() => resolve(undefined));
         box.show();
@@ -155,8 +156,8 @@ export class SearchCommands {
   }
 
   /** Why the query cannot be used (for the input box), or undefined. */
-  private problem(q: SearchQuery): string | undefined {
-    if (q.pattern === '') return undefined; // nothing typed yet: no complaint, but Enter does nothing
+  private problem(q: SearchQuery, accepting = false): string | undefined {
+    if (q.pattern === '' && !accepting) return undefined; // nothing typed yet: no complaint until Enter
     try {
       compileQuery(q, translate);
       return undefined;
