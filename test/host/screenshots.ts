@@ -33,7 +33,7 @@ export type Step =
   | { webviewText: string }
   /** Configure the local service (POST /__control/config), e.g. faults for the next requests. */
   | { service: Record<string, unknown> }
-  /** Click a button of the Sites view's title bar, by the start of its aria-label (e.g. "Refresh"). */
+  /** Click a button of the Sites view's title bar (its pane header), by the start of its aria-label (e.g. "Refresh"). */
   | { titleAction: string }
   /** Wait until the Sites view's welcome content shows this text. */
   | { welcome: string }
@@ -163,7 +163,12 @@ async function runStep(wb: Workbench, step: Step, serviceUrl: string): Promise<v
     const res = await fetch(`${serviceUrl}/__control/config`, { method: 'POST', body: JSON.stringify(step.service), headers: { 'content-type': 'application/json' } });
     if (!res.ok) throw new Error(`service config: HTTP ${res.status}`);
     await res.arrayBuffer();
-  } else if ('titleAction' in step) await wb.page.locator(`.part.sidebar .title-actions .action-label[aria-label^="${step.titleAction}"]`).first().click();
+  } else if ('titleAction' in step) {
+    // The Sites view shares the container with the search views: its actions are in its pane header.
+    const header = wb.page.locator('.part.sidebar .pane-header[aria-label^="Sites"]').first();
+    await header.hover();
+    await header.locator(`.actions .action-label[aria-label^="${step.titleAction}"]`).first().click();
+  }
   else if ('welcome' in step) await wb.page.locator('.part.sidebar .welcome-view-content', { hasText: step.welcome }).first().waitFor({ state: 'visible', timeout: 30000 });
   else if ('pick' in step || 'enter' in step) await quickInput(wb, 'pick' in step ? step.pick : step.enter, 'pick' in step);
   else if ('pane' in step) await setPane(wb, step.pane, step.expanded);

@@ -124,6 +124,22 @@ export class Screen {
   }
 
   /**
+   * Clicks an action of a view's title bar, by the start of its aria-label (e.g. "New Site"): in
+   * the container's title bar when the view is alone in it, else in the view's own pane header
+   * (whose actions show while the pointer is over it).
+   */
+  async clickViewAction(title: string, label: string): Promise<void> {
+    const header = `${this.pane(title)} > .pane-header`;
+    const action = `.action-label[aria-label^="${label.replace(/"/g, '\\"')}"]`;
+    if (await this.visible({ selector: header })) {
+      await this.hover({ selector: header });
+      await this.click({ selector: `${header} .actions ${action}` });
+    } else {
+      await this.click({ selector: `.part.sidebar .title-actions ${action}` });
+    }
+  }
+
+  /**
    * Expands or collapses a view pane of the side bar (a click on its header when it is not in
    * that state yet), and waits until it is drawn so.
    */
