@@ -131,12 +131,10 @@ export class Screen {
   async clickViewAction(title: string, label: string): Promise<void> {
     const header = `${this.pane(title)} > .pane-header`;
     const action = `.action-label[aria-label^="${label.replace(/"/g, '\\"')}"]`;
-    if (await this.visible({ selector: header })) {
-      await this.hover({ selector: header });
-      await this.click({ selector: `${header} .actions ${action}` });
-    } else {
-      await this.click({ selector: `.part.sidebar .title-actions ${action}` });
-    }
+    const inContainer = `.part.sidebar .title-actions ${action}`;
+    if ((await this.count({ selector: inContainer })) > 0) return this.click({ selector: inContainer });
+    await this.hover({ selector: header });
+    await this.click({ selector: `${header} .actions ${action}` });
   }
 
   /**
