@@ -11,6 +11,7 @@ import { SitesTreeProvider } from './sites/sitesTree';
 import { createSitesView } from './sites/sitesView';
 import { Notifier } from './ui/notify';
 import { registerLmTools } from './lm';
+import type { HistoryTools } from './lm/tools';
 import { registerRevisions, type RevisionsApi } from './revisions';
 import { registerSearchViews, type SearchViewsApi } from './searchView';
 import { setBackgroundSink } from './util/background';
@@ -37,6 +38,7 @@ export interface ExtensionApi {
   editors: typeof editors;
   revisions: RevisionsApi;
   searchViews: SearchViewsApi;
+  lmTools: HistoryTools;
   ready: Promise<void>;
 }
 
@@ -73,10 +75,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   // documents (a restored window's tabs) wait for them.
   const started: { ready?: Promise<void> } = {};
   const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve() });
-  context.subscriptions.push(...registerLmTools({ session, model, store: revisions.store, log }));
+  const lm = registerLmTools({ session, model, store: revisions.store, log });
+  context.subscriptions.push(...lm.disposables);
   const searchViews = registerSearchViews({ session, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
-  return TEST_HOOKS ? { context, session, model, tree, view, log, editors, revisions, searchViews, ready } : undefined;
+  return TEST_HOOKS ? { context, session, model, tree, view, log, editors, revisions, searchViews, lmTools: lm.tools, ready } : undefined;
 }
 
 export function deactivate(): void {}

@@ -5,6 +5,7 @@ import type { Session } from '../auth/session';
 import type { Log } from '../log';
 import type { RevisionStore } from '../revisions/store';
 import type { SitesModel } from '../sites/sitesModel';
+import { revisionStoreSource } from '../search';
 import { HistoryTools, type HistorySource } from './tools';
 
 export interface LmToolsDeps {
@@ -26,7 +27,7 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-export function registerLmTools(deps: LmToolsDeps): vscode.Disposable[] {
+export function registerLmTools(deps: LmToolsDeps): { tools: HistoryTools; disposables: vscode.Disposable[] } {
   const { model, store } = deps;
   const source: HistorySource = {
     sites: (signal) => untilAborted(model.all(), signal),
@@ -34,5 +35,6 @@ export function registerLmTools(deps: LmToolsDeps): vscode.Disposable[] {
     revisions: async (siteId, path, signal) => (await untilAborted(store.revisions(siteId, path), signal)).items.map((d) => ({ ...d.item, time: d.time })),
     content: async (siteId, revisionId, signal) => decoder.decode(await untilAborted(store.content(siteId, revisionId), signal)),
   };
-  return new HistoryTools(deps.session, source, deps.log).register();
+  const tools = new HistoryTools(deps.session, source, revisionStoreSource(store), deps.log);
+  return { tools, disposables: tools.register() };
 }

@@ -3,12 +3,20 @@
 // stay data (quoted), never instructions or markup, and an agent can read every field exactly.
 // Nothing here ever carries a secret: sites are reduced to a fixed list of non-secret fields.
 import type { Site } from '../api/types';
+import type { Period } from '../search';
 
 /** Caps (an agent's context is small; a tool result must not flood it). */
 export const LIMITS = {
   files: { default: 200, max: 2000 },
   revisions: { default: 50, max: 500 },
   contentChars: { default: 20_000, max: 200_000 },
+  /** Files with matching revisions in a history search's result. */
+  searchFiles: { default: 50, max: 500 },
+  /** Changed files in a Site Changes result. */
+  changedFiles: { default: 100, max: 1000 },
+  /** Revisions listed per file in a search or changes result. */
+  hitsPerFile: 20,
+  revisionsPerFile: 20,
 } as const;
 
 /** The fields of a site an agent gets: never `ftp_pass`, `db_password` or any other field. */
@@ -86,4 +94,25 @@ export function capContent(content: string, max: number): { text: string; trunca
   const code = content.charCodeAt(cut - 1);
   if (code >= 0xd800 && code <= 0xdbff) cut--;
   return { text: content.slice(0, cut), truncated: true };
+}
+
+/** A folder an agent names (`wp-content/themes/`, `/docs`) as the scan's folder key; undefined = the whole site. */
+export function folderOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const f = value.trim().replace(/^\/+|\/+$/g, '');
+  return f === '' ? undefined : f;
+}
+
+/** The period an agent asks for: today, last7days (default), last30days, or since a YYYY-MM-DD date. */
+export function periodOf(period: unknown, since: unknown): Period {
+  const p = typeof period === 'string' ? period.trim().toLowerCase() : '';
+  if (p === 'today') return { kind: 'today' };
+  if (p === 'last30days') return { kind: 'days', days: 30 };
+  if (p === 'since' || (p === '' && typeof since === 'string' && since.trim())) {
+    const date = typeof since === 'string' ? since.trim() : '';
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new ToolInputError('With period "since", give the first day as "since" in the form YYYY-MM-DD.');
+    return { kind: 'since', date };
+  }
+  if (p === '' || p === 'last7days') return { kind: 'days', days: 7 };
+  throw new ToolInputError('"period" is one of: today, last7days, last30days, since (with "since": YYYY-MM-DD).');
 }

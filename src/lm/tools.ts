@@ -9,7 +9,19 @@ import type { Site } from '../api/types';
 import type { Session } from '../auth/session';
 import type { Log } from '../log';
 import { formatUtc } from '../revisions/time';
-import { capContent, findSite, LIMITS, limitOf, result, siteSummary, textOf, ToolInputError } from './results';
+import {
+  filesInScope,
+  PeriodError,
+  QueryError,
+  scanSiteChanges,
+  searchHistory,
+  ZoneError,
+  type FileSearchResult,
+  type HistorySource as ScanSource,
+  type Period,
+  type Scope,
+} from '../search';
+import { capContent, findSite, folderOf, LIMITS, limitOf, periodOf, result, siteSummary, textOf, ToolInputError } from './results';
 
 /** What the tools read. Implemented on the Sites model and the revision store (see index.ts). */
 export interface HistorySource {
@@ -26,6 +38,8 @@ export const TOOL_NAMES = {
   listFiles: 'siteRevisions_listFiles',
   listRevisions: 'siteRevisions_listRevisions',
   getRevision: 'siteRevisions_getRevision',
+  searchHistory: 'siteRevisions_searchHistory',
+  siteChanges: 'siteRevisions_siteChanges',
 } as const;
 
 interface ListSitesInput {
@@ -47,6 +61,28 @@ interface GetRevisionInput {
   path?: string;
   maxChars?: number;
 }
+interface SearchHistoryInput {
+  site: string;
+  path?: string;
+  folder?: string;
+  query: string;
+  isRegExp?: boolean;
+  matchCase?: boolean;
+  wholeWord?: boolean;
+  mode?: string;
+  limit?: number;
+}
+interface SiteChangesInput {
+  site: string;
+  folder?: string;
+  period?: string;
+  since?: string;
+  authors?: unknown;
+  limit?: number;
+}
+
+/** How a tool prepares: the message while it runs, and a confirmation when it may cost many requests. */
+type Prepare<T> = (input: T, signal: AbortSignal) => string | vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation>;
 
 /** A CancellationToken as an AbortSignal (disposed with the returned function). */
 function signalOf(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
@@ -69,8 +105,26 @@ export class HistoryTools {
   constructor(
     private readonly session: Session,
     private readonly source: HistorySource,
+    /** What History Search and Site Changes scan through (the revision store, at background priority). */
+    private readonly scans: ScanSource,
     private readonly log: Log,
   ) {}
+
+  /** Each tool's preparation, by name (what VS Code calls before it invokes the tool). */
+  private readonly preparations = new Map<string, Prepare<never>>();
+
+  /** The preparation VS Code gets for a tool: its message, and its confirmation when it asks one. */
+  async prepare(name: string, input: object, token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation | undefined> {
+    const p = this.preparations.get(name) as Prepare<object> | undefined;
+    if (!p) return undefined;
+    const { signal, dispose } = signalOf(token);
+    try {
+      const prepared = await p(input, signal);
+      return typeof prepared === 'string' ? { invocationMessage: prepared } : prepared;
+    } finally {
+      dispose();
+    }
+  }
 
   register(): vscode.Disposable[] {
     return [
@@ -78,16 +132,59 @@ export class HistoryTools {
       this.tool<ListFilesInput>(TOOL_NAMES.listFiles, (i) => vscode.l10n.t('Listing the files with revisions of site {0}', quoted(i.site)), (i, s) => this.listFiles(i, s)),
       this.tool<ListRevisionsInput>(TOOL_NAMES.listRevisions, (i) => vscode.l10n.t('Listing the revisions of {0}', quoted(i.path)), (i, s) => this.listRevisions(i, s)),
       this.tool<GetRevisionInput>(TOOL_NAMES.getRevision, (i) => vscode.l10n.t('Reading revision {0}', quoted(i.revisionId)), (i, s) => this.getRevision(i, s)),
+      this.tool<SearchHistoryInput>(
+        TOOL_NAMES.searchHistory,
+        (i, s) =>
+          this.prepareScan(i, s, vscode.l10n.t('Searching the history for {0}', quoted(i.query)), (n, site) => ({
+            title: vscode.l10n.t('Search the history of {0} files?', n),
+            message: vscode.l10n.t('The agent wants to search every revision of {0} files of the site {1} for {2}. Each file costs one request unless its revisions are cached.', n, quoted(site), quoted(i.query)),
+          })),
+        (i, s) => this.searchHistory(i, s),
+      ),
+      this.tool<SiteChangesInput>(
+        TOOL_NAMES.siteChanges,
+        (i, s) =>
+          this.prepareScan(i, s, vscode.l10n.t('Listing the changes of site {0}', quoted(i.site)), (n, site) => ({
+            title: vscode.l10n.t('List the changes of {0} files?', n),
+            message: vscode.l10n.t('The agent wants to read the revision lists of {0} files of the site {1}. Each file costs one request unless its list is cached.', n, quoted(site)),
+          })),
+        (i, s) => this.siteChanges(i, s),
+      ),
     ];
+  }
+
+  /**
+   * The preparation of a scan: a confirmation naming how many files it reads when that is more
+   * than one (a single file is one request and runs without asking). What cannot be worked out
+   * here (signed out, an unknown site) is left to the invocation, which says so.
+   */
+  private async prepareScan(
+    input: { site: string; path?: string; folder?: string },
+    signal: AbortSignal,
+    invocationMessage: string,
+    confirm: (files: number, site: string) => { title: string; message: string },
+  ): Promise<vscode.PreparedToolInvocation> {
+    if (this.session.state !== 'signedIn' || typeof input.path === 'string') return { invocationMessage };
+    try {
+      const site = await this.site(input.site, signal);
+      const files = filesInScope(await this.source.files(site.id, signal), folderOf(input.folder)).length;
+      if (files <= 1) return { invocationMessage };
+      const c = confirm(files, site.name);
+      // The message shows the site's name (text from the service) as text, not markdown.
+      return { invocationMessage, confirmationMessages: { title: c.title, message: new vscode.MarkdownString().appendText(c.message) } };
+    } catch {
+      return { invocationMessage };
+    }
   }
 
   /**
    * Registers one tool: the invocation message, the signed-out answer, cancellation, and errors
    * as text the agent can act on (a wrong site name lists the right ones).
    */
-  private tool<T>(name: string, invocation: (input: T) => string, run: (input: T, signal: AbortSignal) => Promise<string>): vscode.Disposable {
+  private tool<T>(name: string, prepare: Prepare<T>, run: (input: T, signal: AbortSignal) => Promise<string>): vscode.Disposable {
+    this.preparations.set(name, prepare as Prepare<never>);
     return vscode.lm.registerTool<T>(name, {
-      prepareInvocation: (o) => ({ invocationMessage: invocation(o.input ?? ({} as T)) }),
+      prepareInvocation: (o, token) => this.prepare(name, (o.input ?? {}) as object, token),
       invoke: async (o, token) => {
         if (this.session.state !== 'signedIn') return text(this.signedOutAnswer());
         const { signal, dispose } = signalOf(token);
@@ -167,4 +264,92 @@ export class HistoryTools {
       { site: { id: site.id, name: site.name }, revisionId: id, ...(path ? { path } : {}), truncated, totalChars: content.length, content: shown },
     );
   }
+
+  private scope(siteId: string, input: { path?: unknown; folder?: unknown }): Scope {
+    const path = typeof input.path === 'string' && input.path !== '' ? input.path : undefined;
+    return path ? { siteId, file: path } : { siteId, folder: folderOf(input.folder) };
+  }
+
+  async searchHistory(input: SearchHistoryInput, signal: AbortSignal): Promise<string> {
+    const site = await this.site(input.site, signal);
+    const pattern = typeof input.query === 'string' ? input.query : '';
+    if (!pattern) throw new ToolInputError('Give the text (or regular expression) to look for as "query".');
+    const mode = input.mode === 'contains' ? 'contains' : 'changes';
+    const limit = limitOf(input.limit, LIMITS.searchFiles);
+    const scope = this.scope(site.id, input);
+    const files: FileSearchResult[] = [];
+    let found = 0;
+    let summary;
+    try {
+      summary = await searchHistory({
+        scope,
+        source: this.scans,
+        signal,
+        mode,
+        query: { pattern, isRegExp: input.isRegExp === true, matchCase: input.matchCase === true, wholeWord: input.wholeWord === true },
+        onResult: (r) => {
+          found++;
+          if (files.length < limit) files.push(r);
+        },
+      });
+    } catch (e) {
+      if (e instanceof QueryError) throw new ToolInputError(`The query cannot be used: ${e.message}`);
+      throw e;
+    }
+    if (summary.cancelled) throw new vscode.CancellationError();
+    const where = scope.file ? JSON.stringify(scope.file) : scope.folder ? `the ${summary.total ?? 0} files under ${JSON.stringify(scope.folder)}` : `all ${summary.total ?? 0} files`;
+    const what = mode === 'changes' ? 'revisions in which the number of matches changed (added: more than in the revision before; removed: fewer)' : 'revisions whose content matches';
+    const shown = files.map((f) => ({
+      path: f.path,
+      matches: f.matches,
+      revisions: f.hits.slice(0, LIMITS.hitsPerFile).map((h) => ({
+        id: h.id,
+        date: h.time === undefined ? h.date : formatUtc(h.time),
+        author: h.author,
+        count: h.count,
+        added: h.added,
+        removed: h.removed,
+        previousId: h.previousId,
+        firstMatch: h.preview ? { in: h.previewIn === 'revision' ? 'this revision' : 'the revision before', line: h.preview.line + 1, text: h.preview.text } : undefined,
+      })),
+      ...(f.hits.length > LIMITS.hitsPerFile ? { moreRevisions: f.hits.length - LIMITS.hitsPerFile } : {}),
+    }));
+    return result(
+      `History search of ${where} of site ${JSON.stringify(site.name)} (id ${site.id}) for ${JSON.stringify(pattern)}: ${summary.revisions} revisions searched; ${found} files have ${what}${found > shown.length ? `; the first ${shown.length} files are listed (raise "limit" or narrow the scope for more)` : ''}${summary.failed ? `; ${summary.failed} files could not be read` : ''}. Dates in UTC, newest first.`,
+      { site: { id: site.id, name: site.name }, mode, total: found, files: shown },
+    );
+  }
+
+  async siteChanges(input: SiteChangesInput, signal: AbortSignal): Promise<string> {
+    const site = await this.site(input.site, signal);
+    const period: Period = periodOf(input.period, input.since);
+    const authors = Array.isArray(input.authors) ? input.authors.filter((a): a is string => typeof a === 'string' && a.trim() !== '') : typeof input.authors === 'string' && input.authors.trim() ? [input.authors] : [];
+    const limit = limitOf(input.limit, LIMITS.changedFiles);
+    let summary;
+    try {
+      summary = await scanSiteChanges({ scope: { siteId: site.id, folder: folderOf(input.folder) }, source: this.scans, signal, filter: { period, authors, now: Date.now() } });
+    } catch (e) {
+      if (e instanceof PeriodError || e instanceof ZoneError) throw new ToolInputError(e.message);
+      throw e;
+    }
+    if (summary.cancelled) throw new vscode.CancellationError();
+    const all = summary.builder.files();
+    const utc = (r: { date: string; time: number }) => formatUtc(r.time) || r.date;
+    const files = all.slice(0, limit).map((f) => ({
+      path: f.path,
+      revisions: f.revisions.slice(0, LIMITS.revisionsPerFile).map((r) => ({ id: r.id, date: utc(r), author: r.author })),
+      ...(f.revisions.length > LIMITS.revisionsPerFile ? { moreRevisions: f.revisions.length - LIMITS.revisionsPerFile } : {}),
+      newestInPeriod: f.newest.id,
+      lastBeforePeriod: f.before?.id ?? null,
+    }));
+    const folder = folderOf(input.folder);
+    return result(
+      `Changes on site ${JSON.stringify(site.name)} (id ${site.id})${folder ? ` under ${JSON.stringify(folder)}` : ''} ${describePeriod(period)}${authors.length ? ` by ${authors.map((a) => JSON.stringify(a)).join(', ')}` : ''}: ${all.length} of ${summary.total ?? 0} files changed, ${summary.builder.revisionCount} revisions${all.length > files.length ? `; the ${files.length} most recently changed files are listed (raise "limit" for more)` : ''}${summary.failed ? `; ${summary.failed} files could not be read` : ''}. Files newest change first; dates in UTC. To see what changed in a file, compare the content of lastBeforePeriod (null: the file is new) with newestInPeriod (get-revision tool).`,
+      { site: { id: site.id, name: site.name }, authors: summary.builder.authors(), total: all.length, files },
+    );
+  }
+}
+
+function describePeriod(p: Period): string {
+  return p.kind === 'today' ? 'today' : p.kind === 'days' ? `in the last ${p.days} days` : `since ${p.date}`;
 }

@@ -46,7 +46,7 @@ export {
 } from './siteChanges';
 export { dayLabel, hitLabel, periodLabel, progressLabel } from './labels';
 export { storeSource } from './store';
-export { abortError, clientSource, directSchedule, type HistorySource, type RevisionMeta, type RevisionReads, type Schedule, type SourceCallOptions } from './source';
+export { abortError, clientSource, directSchedule, revisionStoreSource, type HistorySource, type RevisionMeta, type RevisionReads, type Schedule, type SourceCallOptions, type StoreReads } from './source';
 export {
   DEFAULT_CONCURRENCY,
   filesInScope,

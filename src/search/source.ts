@@ -87,3 +87,35 @@ export function clientSource(client: RevisionReads): HistorySource {
     },
   };
 }
+
+/**
+ * What `revisionStoreSource` reads: the extension's revision store (src/revisions/store.ts), whose
+ * caches (and, behind them, the disk store and the request scheduler) serve the views as well.
+ */
+export interface StoreReads {
+  siteFiles(siteId: string): Promise<{ readonly files: readonly { readonly path: string }[] }>;
+  revisions(siteId: string, path: string): Promise<{ readonly items: readonly { readonly item: RevisionMeta }[] }>;
+  allContents(siteId: string, path: string, o: { signal?: AbortSignal; priority?: 'user' | 'background' }): Promise<readonly RevisionText[]>;
+}
+
+/** Settles with `p`, or rejects at once when `signal` aborts (the read behind `p` may serve other callers). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * The `HistorySource` of the extension: the revision store the views read through, so a list the
+ * tree already loaded costs nothing and a scan fills the caches the tree then uses.
+ */
+export function revisionStoreSource(store: StoreReads): HistorySource {
+  return {
+    listFiles: async (siteId, o) => (await untilAborted(store.siteFiles(siteId), o.signal)).files.map((f) => f.path),
+    listRevisions: async (siteId, path, o) => (await untilAborted(store.revisions(siteId, path), o.signal)).items.map((d) => d.item),
+    revisionContents: (siteId, path, o) => store.allContents(siteId, path, { signal: o.signal, priority: o.priority }),
+  };
+}

@@ -9,7 +9,7 @@ import type { Log } from '../log';
 import type { RevisionsApi } from '../revisions';
 import { FolderMapping } from '../revisions/mapping';
 import { fileName, type RevisionRef } from '../revisions/nodes';
-import { directSchedule, parseDay, periodLabel, scanSiteChanges, SiteChangesBuilder, type DatedRevision, type FileChanges, type Period } from '../search';
+import { directSchedule, parseDay, revisionStoreSource, periodLabel, scanSiteChanges, SiteChangesBuilder, type DatedRevision, type FileChanges, type Period } from '../search';
 import { inform, message } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
 import { background } from '../util/background';
@@ -17,7 +17,6 @@ import { followScan, guarded } from './progress';
 import { displayText } from '../util/text';
 import { CHANGES_VIEW, ChangeRevisionNode, OPEN_CHANGE_COMMAND, type ChangesRun, type SiteChangesProvider } from './changesView';
 import { scopeLabel, scopeOf, type ViewScope } from './scope';
-import { revisionStoreSource } from './source';
 
 export interface ChangesCommandDeps {
   revisions: RevisionsApi;

@@ -8,14 +8,13 @@ import { translate } from '../l10n';
 import type { Log } from '../log';
 import type { RevisionsApi } from '../revisions';
 import type { RevisionRef } from '../revisions/nodes';
-import { compileQuery, directSchedule, QueryError, searchHistory, type SearchMode, type SearchQuery } from '../search';
+import { compileQuery, directSchedule, QueryError, revisionStoreSource, searchHistory, type SearchMode, type SearchQuery } from '../search';
 import { message } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
 import { background } from '../util/background';
 import { followScan, guarded } from './progress';
 import { HISTORY_VIEW, OPEN_RESULT_COMMAND, SearchHitNode, SearchRunNode, type HistorySearchProvider, type SearchRun } from './historyView';
 import { scopeLabel, scopeOf, type ViewScope } from './scope';
-import { revisionStoreSource } from './source';
 
 export interface SearchCommandDeps {
   revisions: RevisionsApi;

@@ -6,6 +6,7 @@ import type { ExtensionApi } from '../../src/extension';
 import type { Site } from '../../src/api/types';
 import { TOOL_NAMES } from '../../src/lm/tools';
 import { DEMO } from '../server/demo';
+import { SEARCH_DEMO } from '../server/seed-search';
 import { control, signInDemo } from './support';
 import { ext, testService } from './util';
 
@@ -153,6 +154,85 @@ describe('Language-model tools', function () {
     }
   });
 
+  describe('History Search and Site Changes', () => {
+    let marketing: Site;
+    /** Revision ids of a demo file, oldest first (revision n of seed-search.ts is ids[n - 1]). */
+    const idsOf = async (path: string) => {
+      const revs = (await serviceRead<{ revisions: { id: string; date: string }[] }>(url, `/api/revisions?site=${marketing.id}&file=${encodeURIComponent(path)}&no_content=1`)).revisions;
+      return [...revs].sort((a, b) => a.date.localeCompare(b.date) || Number(a.id) - Number(b.id)).map((r) => r.id);
+    };
+    type Hit = { id: string; author: string; count: number; added: number; removed: number; firstMatch?: { line: number; text: string } };
+    type Searched = { total: number; files: { path: string; revisions: Hit[] }[] };
+
+    before(() => {
+      marketing = sites.find((s) => s.name === SEARCH_DEMO.siteName)!;
+      assert.ok(marketing, 'the search demo site');
+    });
+
+    it('search one file: the revisions that added and removed the text, with counts and the matching line', async () => {
+      const path = 'campaigns/spring/index.html';
+      const ids = await idsOf(path);
+      await control(url, 'reset-stats');
+      const r = keep(await invoke(TOOL_NAMES.searchHistory, { site: marketing.id, path, query: SEARCH_DEMO.marker, matchCase: true }));
+      const data = dataOf<Searched>(r);
+      assert.equal(data.files.length, 1);
+      const hits = data.files[0]!.revisions;
+      assert.deepEqual(hits.map((h) => [h.id, h.added, h.removed]), [[ids[4], 0, 2], [ids[3], 1, 0], [ids[1], 1, 0]]);
+      assert.match(hits[2]!.firstMatch!.text, /TODO-SEARCH-MARKER: replace the hero image/);
+      // One file, one request (every revision with its content); the same search again: none.
+      const history = async () => (await control(url, 'stats')).requests.map((q) => q.operation).filter((op) => op !== 'getSites');
+      assert.deepEqual(await history(), ['getRevisions']);
+      await invoke(TOOL_NAMES.searchHistory, { site: marketing.id, path, query: SEARCH_DEMO.marker, matchCase: true, mode: 'contains' });
+      assert.deepEqual(await history(), ['getRevisions'], 'the contents are cached');
+    });
+
+    it('search a site and a folder: exactly the files that hold the text; contains mode lists every matching revision', async () => {
+      const site = dataOf<Searched>(keep(await invoke(TOOL_NAMES.searchHistory, { site: SEARCH_DEMO.siteName, query: SEARCH_DEMO.marker, matchCase: true })));
+      assert.deepEqual(site.files.map((f) => f.path).sort(), ['campaigns/autumn/notes.txt', 'campaigns/spring/index.html', 'campaigns/spring/styles.css', 'index.html']);
+      const folder = dataOf<Searched>(keep(await invoke(TOOL_NAMES.searchHistory, { site: marketing.id, folder: `${SEARCH_DEMO.folder}/`, query: SEARCH_DEMO.folderNeedle, mode: 'contains' })));
+      assert.deepEqual(folder.files.map((f) => [f.path, f.revisions.length]).sort(), [['campaigns/autumn/notes.txt', 2], ['campaigns/autumn/teaser.html', 2]]);
+      const bad = textOf(await invoke(TOOL_NAMES.searchHistory, { site: marketing.id, query: '(unclosed', isRegExp: true }));
+      assert.match(bad, /The query cannot be used/);
+    });
+
+    it('a folder or site scan asks first, naming how many files it reads; one file does not', async () => {
+      const token = new vscode.CancellationTokenSource().token;
+      const files = (await serviceRead<{ files: string[] }>(url, `/api/revisions?site=${marketing.id}`)).files;
+      const site = await api.lmTools.prepare(TOOL_NAMES.searchHistory, { site: marketing.id, query: 'x' }, token);
+      assert.equal(site?.confirmationMessages?.title, `Search the history of ${files.length} files?`);
+      const message = site!.confirmationMessages!.message;
+      // Text from the service is appended as text (appendText escapes markdown, spaces become &nbsp;).
+      assert.ok(message instanceof vscode.MarkdownString);
+      const shown = message.value.replace(/&nbsp;/g, ' ');
+      assert.ok(shown.includes(`${files.length} files of the site "${SEARCH_DEMO.siteName}"`), shown);
+      const inFolder = files.filter((f) => f.startsWith(`${SEARCH_DEMO.folder}/`)).length;
+      const folder = await api.lmTools.prepare(TOOL_NAMES.siteChanges, { site: marketing.id, folder: SEARCH_DEMO.folder }, token);
+      assert.equal(folder?.confirmationMessages?.title, `List the changes of ${inFolder} files?`);
+      const one = await api.lmTools.prepare(TOOL_NAMES.searchHistory, { site: marketing.id, path: 'index.html', query: 'x' }, token);
+      assert.equal(one?.confirmationMessages, undefined);
+      assert.match(String(one?.invocationMessage), /Searching the history for "x"/);
+    });
+
+    it('site changes: the files changed in the last 7 days, by author, with the revisions to compare', async () => {
+      type Changes = { total: number; files: { path: string; revisions: { id: string; author: string }[]; newestInPeriod: string; lastBeforePeriod: string | null }[] };
+      const all = dataOf<Changes>(keep(await invoke(TOOL_NAMES.siteChanges, { site: marketing.id, period: 'last7days' })));
+      const expected = SEARCH_DEMO.files.filter((f) => f.revisions.some((r) => r.daysAgo <= 6)).map((f) => f.path);
+      assert.deepEqual(all.files.map((f) => f.path).sort(), [...expected].sort());
+      const spring = all.files.find((f) => f.path === 'campaigns/spring/index.html')!;
+      const ids = await idsOf(spring.path);
+      assert.deepEqual(spring.revisions.map((r) => r.id), [ids[5], ids[4], ids[3]], 'revisions 6, 5 and 4 (0, 2 and 5 days ago), newest first');
+      assert.equal(spring.newestInPeriod, ids[5]);
+      assert.equal(spring.lastBeforePeriod, ids[2], 'revision 3, 12 days ago');
+      assert.equal(all.files.find((f) => f.path === 'campaigns/summer/launch.md')!.lastBeforePeriod, null, 'new in the period');
+      const lena = SEARCH_DEMO.authors[1];
+      const byLena = dataOf<Changes>(keep(await invoke(TOOL_NAMES.siteChanges, { site: marketing.id, authors: [lena] })));
+      const lenas = SEARCH_DEMO.files.filter((f) => f.revisions.some((r) => r.daysAgo <= 6 && r.author === lena)).map((f) => f.path);
+      assert.deepEqual(byLena.files.map((f) => f.path).sort(), [...lenas].sort());
+      assert.ok(byLena.files.every((f) => f.revisions.every((r) => r.author === lena)));
+      assert.match(textOf(await invoke(TOOL_NAMES.siteChanges, { site: marketing.id, period: 'since', since: 'last friday' })), /YYYY-MM-DD/);
+    });
+  });
+
   it('signed out: every tool answers that the user must sign in, and sends nothing', async () => {
     await api.session.signOut();
     try {
@@ -162,6 +242,8 @@ describe('Language-model tools', function () {
         [TOOL_NAMES.listFiles, { site: '1' }],
         [TOOL_NAMES.listRevisions, { site: '1', path: 'index.php' }],
         [TOOL_NAMES.getRevision, { site: '1', revisionId: '1' }],
+        [TOOL_NAMES.searchHistory, { site: '1', query: 'x' }],
+        [TOOL_NAMES.siteChanges, { site: '1' }],
       ] as const) {
         const t = textOf(keep(await invoke(name, input)));
         assert.match(t, /not signed in to Site Revisions/, name);
@@ -172,8 +254,11 @@ describe('Language-model tools', function () {
     }
   });
 
-  it('no tool result carries a password or the API key', () => {
-    assert.ok(results.length >= 10, `${results.length} results collected`);
-    for (const r of results) for (const s of secrets) assert.ok(!r.includes(s), `a tool result contains a secret (${s.slice(0, 2)}…)`);
+  // Last (mocha runs nested suites after the tests beside them): every result collected above.
+  describe('every result', () => {
+    it('carries no password and no API key', () => {
+      assert.ok(results.length >= 15, `${results.length} results collected`);
+      for (const r of results) for (const s of secrets) assert.ok(!r.includes(s), `a tool result contains a secret (${s.slice(0, 2)}…)`);
+    });
   });
 });

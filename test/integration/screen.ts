@@ -167,6 +167,24 @@ export class Screen {
     return this.click({ selector: `${this.pane(title)} .welcome-view-content .monaco-button`, hasText: `/^\\s*${label.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*$/` });
   }
 
+  /**
+   * Clicks an inline action button of a tree row (drawn only while the row is hovered): hovers the
+   * row, then clicks the button; a row drawn again meanwhile (a refresh) is hovered again.
+   */
+  async clickRowAction(row: Target, label: string): Promise<void> {
+    const within = row.hasText ? `${row.selector}:has-text(${JSON.stringify(row.hasText)})` : row.selector;
+    const button: Target = { selector: `${within} .action-label[aria-label^=${JSON.stringify(label)}]`, ...(row.frames ? { frames: row.frames } : {}) };
+    for (let attempt = 1; ; attempt++) {
+      await this.hover(row);
+      try {
+        await this.click({ ...button, timeoutMs: 3000 });
+        return;
+      } catch (e) {
+        if (attempt >= 4) throw e;
+      }
+    }
+  }
+
   /** The rows of the tree in a view pane, as drawn (label and description). */
   rows(title = 'Sites'): Promise<string[]> {
     return this.texts({ selector: `${this.pane(title)} .monaco-list-row` });

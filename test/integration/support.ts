@@ -7,8 +7,9 @@ import type { RequestRecord } from '../server';
 export interface Stats {
   requests: RequestRecord[];
   counts: Record<string, number>;
-  /** /api requests arrived and not answered yet. */
+  /** /api requests being answered right now (arrived, reply not sent yet). */
   inFlight: number;
+  maxInFlight: number;
 }
 
 export async function control(url: string, op: 'stats'): Promise<Stats>;

@@ -55,9 +55,7 @@ describe('Screen: revision tabs', function () {
       await s.waitFor(row(name));
       if ((await s.attribute({ ...row(name), name: 'aria-expanded' })) === 'false') await s.click(row(name));
     }
-    const revRow = row(String(newest.getTreeItem().label));
-    await s.hover(revRow);
-    await s.click({ selector: `${s.pane('Sites')} .monaco-list-row[aria-label^="Revision ${newest.ref.item.id},"] .action-label[aria-label^="Open Revision"]` });
+    await s.clickRowAction({ selector: `${s.pane('Sites')} .monaco-list-row[aria-label^="Revision ${newest.ref.item.id},"]` }, 'Open Revision');
     const tabs = await s.until(() => s.tabTitles(), (t) => t.includes(title), `the tab “${title}”`);
     assert.ok(!tabs.includes('index.php'), `no tab is titled with the file name alone: ${JSON.stringify(tabs)}`);
     // The language mode is the file's (status bar), and the breadcrumbs are its folders and name.
@@ -141,8 +139,7 @@ describe('Screen: a service that answers the reads as the spec shows them (no su
     await s.click(row('index.php'));
     const revs = await s.until(() => s.rows(), (r) => r.filter((x) => /ago/.test(x)).length >= 3, 'the revisions of index.php');
     const first = revs.find((x) => /ago/.test(x))!;
-    await s.hover(row(first));
-    await s.click({ selector: `${s.pane('Sites')} .monaco-list-row:has-text("${first.split('\n')[0]}") .action-label[aria-label^="Open Revision"]` });
+    await s.clickRowAction({ selector: `${s.pane('Sites')} .monaco-list-row:has-text("${first.split('\n')[0]}")` }, 'Open Revision');
     await s.until(() => s.tabTitles(), (t) => t.some((x) => /^index\.php \(\d{4}-\d\d-\d\d \d\d:\d\d, .+\)$/.test(x)), 'the revision’s tab');
     await s.until(() => s.texts({ selector: '.part.editor .editor-container .view-lines' }), (t) => t.join('\n').includes('<?php'), 'its content');
     // All along, the service answered the reads without success.

@@ -1,4 +1,4 @@
-// The views' HistorySource (src/searchView/source.ts) over the extension's RevisionStore, against
+// The views' HistorySource (revisionStoreSource, src/search/source.ts) over the extension's RevisionStore, against
 // the local service's demo data: what it finds, that every content read goes at background
 // priority with the scan's signal, and that it keeps nothing of its own (a repeated search is
 // served by the store's cache: no content request).
@@ -6,8 +6,7 @@ import * as assert from 'node:assert/strict';
 import { SiteRevisionClient } from '../../src/api';
 import type { CallOptions } from '../../src/api/types';
 import { RevisionStore, type RevisionSource } from '../../src/revisions/store';
-import { directSchedule, searchHistory } from '../../src/search';
-import { revisionStoreSource } from '../../src/searchView/source';
+import { directSchedule, revisionStoreSource, searchHistory } from '../../src/search';
 import { DEMO, startService, type RunningService } from '../server';
 import { SEARCH_DEMO } from '../server/seed-search';
 
