@@ -29,6 +29,8 @@ export class DayNode extends TreeNode {
     readonly run: ChangesRun,
     readonly day: ChangesDay,
     private readonly checked: CheckedFiles,
+    /** Paths with no revision before the period (new in it). */
+    readonly fresh: ReadonlySet<string>,
   ) {
     super(undefined);
   }
@@ -63,7 +65,7 @@ export class ChangedFileNode extends TreeNode {
     item.iconPath = vscode.ThemeIcon.File;
     const dir = displayText(f.path).split('/').slice(0, -1).join('/');
     const n = f.revisions.length === 1 ? vscode.l10n.t('1 revision') : vscode.l10n.t('{0} revisions', f.revisions.length);
-    const isNew = this.dayNode.run.builder.files().find((x) => x.path === f.path)?.before === undefined;
+    const isNew = this.dayNode.fresh.has(f.path);
     item.description = [dir, n, isNew ? vscode.l10n.t('new') : ''].filter(Boolean).join(' · ');
     item.tooltip = vscode.l10n.t('Path as stored: {0}', JSON.stringify(f.path));
     item.contextValue = 'siteChanges.file';
@@ -158,7 +160,8 @@ export class SiteChangesProvider implements vscode.TreeDataProvider<TreeNode>, v
     if (node) return node.getChildren();
     const r = this._run;
     if (!r) return [];
-    const days: TreeNode[] = r.builder.days().map((d) => new DayNode(r, d, this.checked));
+    const fresh = new Set(r.builder.files().flatMap((f) => (f.before ? [] : [f.path])));
+    const days: TreeNode[] = r.builder.days().map((d) => new DayNode(r, d, this.checked, fresh));
     if (r.builder.undated) days.push(new MessageNode(undefined, vscode.l10n.t('{0} revisions without a readable date are not listed', r.builder.undated), { icon: 'warning', id: 'undated' }));
     return days;
   }

@@ -40,6 +40,13 @@ export function queryLabel(q: SearchQuery): string {
   return flags.length ? `${text} (${flags.join(', ')})` : text;
 }
 
+/** "1 file, 1 revision", "4 files, 6 revisions". */
+function countLabel(files: number, revisions: number): string {
+  const f = files === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', files);
+  const r = revisions === 1 ? vscode.l10n.t('1 revision') : vscode.l10n.t('{0} revisions', revisions);
+  return `${f}, ${r}`;
+}
+
 export function modeLabel(mode: SearchMode): string {
   return mode === 'contains' ? vscode.l10n.t('contains') : vscode.l10n.t('changes');
 }
@@ -64,9 +71,7 @@ export class SearchRunNode extends TreeNode {
           : vscode.l10n.t('Starting…')
         : r.state === 'failed'
           ? vscode.l10n.t('failed')
-          : r.results.length === 1
-            ? vscode.l10n.t('1 file, {0} revisions', r.hits)
-            : vscode.l10n.t('{0} files, {1} revisions', r.results.length, r.hits);
+          : countLabel(r.results.length, r.hits);
     const cancelled = r.state === 'cancelled' && r.progress ? progressLabel(r.progress, translate, vscode.env.language) : undefined;
     item.description = [where, modeLabel(r.mode), status, cancelled].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(r.state === 'running' ? 'loading~spin' : r.state === 'failed' ? 'error' : r.state === 'cancelled' ? 'circle-slash' : 'search');
