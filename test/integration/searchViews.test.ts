@@ -111,6 +111,40 @@ describe('History Search and Site Changes', function () {
     assert.ok(hits[0]!.includes('😀 Zeile: TODO-SEARCH-MARKER für Søren'), hits[0]);
   });
 
+  it('the input of Search History: typed text, the Match Case button, an invalid expression refused in the input, then the mode', async function () {
+    const s = screenOrSkip(this);
+    const started = vscode.commands.executeCommand('siteRevisions.searchHistory', { site: marketing, file: 'campaigns/spring/styles.css' }) as Thenable<SearchRun | undefined>;
+    const input = '.quick-input-widget input';
+    await s.waitFor({ selector: input, timeoutMs: 15000 });
+    // The input starts with the last search's toggles: set each as this search needs it.
+    const toggle = async (name: string, on: boolean) => {
+      const want = `.quick-input-widget .action-label[aria-label^="${name} (${on ? 'on' : 'off'})"]`;
+      if ((await s.count({ selector: want })) === 0) await s.click({ selector: `.quick-input-widget .action-label[aria-label^="${name} (${on ? 'off' : 'on'})"]` });
+      await s.waitFor({ selector: want });
+    };
+    await toggle('Match Whole Word', false);
+    // A regular expression that cannot compile is refused in the input, before any request.
+    await toggle('Use Regular Expression', true);
+    await s.fill({ selector: input, value: 'todo-(' });
+    await s.until(() => s.texts({ selector: '.quick-input-widget .quick-input-message' }), (t) => t.join(' ').includes('The regular expression is not valid'), 'the validation message');
+    await toggle('Use Regular Expression', false);
+    // The lower-case marker with Match Case: only revision 2 of styles.css added it.
+    await s.fill({ selector: input, value: 'todo-search-marker' });
+    await toggle('Match Case', false);
+    await toggle('Match Case', true);
+    await s.press('Enter');
+    // The mode: Changes is the first item.
+    await s.waitFor({ selector: '.quick-input-widget .monaco-list-row', hasText: 'Contains' });
+    await s.press('Enter');
+    const run = await started;
+    assert.ok(run, 'the search ran');
+    assert.deepEqual([run.query.pattern, run.query.matchCase, !!run.query.isRegExp, !!run.query.wholeWord, run.mode], ['todo-search-marker', true, false, false, 'changes']);
+    await showOnly(s, 'History Search');
+    const rows = await s.until(() => s.rows('History Search'), (r) => r.length >= 3 && r[0]!.includes('1 file, 1 revision'), 'the search row');
+    assert.match(rows[0]!, /“todo-search-marker” \(match case\)/);
+    assert.ok(rows[2]!.startsWith('added 1') && rows[2]!.includes(demo('campaigns/spring/styles.css', 2).author), rows[2]);
+  });
+
   it('a click on a result opens the diff against the revision before, with the first match selected', async function () {
     const s = screenOrSkip(this);
     await closeAll();
