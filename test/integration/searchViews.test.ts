@@ -13,7 +13,7 @@ import type { OpenChangesOutcome } from '../../src/searchView/changesCommands';
 import type { RestoreOutcome } from '../../src/searchView/restore';
 import { formatShortLocal } from '../../src/revisions/time';
 import { SEARCH_DEMO } from '../server/seed-search';
-import { screenOrSkip, type Screen } from './screen';
+import { screen, screenOrSkip, type Screen } from './screen';
 import { control, signInDemo, stubWindow } from './support';
 import { ext, testService, waitFor, workspaceFolder } from './util';
 
@@ -65,6 +65,9 @@ describe('History Search and Site Changes', function () {
   });
 
   after(async () => {
+    // The container as the other suites expect it: the Sites view with the room, the search views folded.
+    const s = screen();
+    if (s) for (const [title, expanded] of [['Sites', true], ['History Search', false], ['Site Changes', false]] as const) await s.setPaneExpanded(title, expanded);
     await closeAll();
     await vscode.commands.executeCommand('siteRevisions.clearSearches');
     await vscode.commands.executeCommand('siteRevisions.clearSiteChanges');
