@@ -20,6 +20,8 @@ export interface Settings {
   diskCacheBytes: number;
   /** Requests in flight to the service at once (the one request scheduler). */
   requestConcurrency: number;
+  /** What a History Search result opens against: the revision before it, or the working file. */
+  searchCompareWith: 'previous' | 'workingFile';
 }
 
 function clamp(n: unknown, min: number, max: number, fallback: number): number {
@@ -39,6 +41,7 @@ export function readSettings(): Settings {
     cacheSizeBytes: clamp(c.get('revisions.cacheSizeMB'), 1, 1024, 64) * 1024 * 1024,
     diskCacheBytes: Math.round(clamp(c.get('cache.maxSizeMB'), 0, 65536, 512) * 1024 * 1024),
     requestConcurrency: Math.round(clamp(c.get('requestConcurrency'), 1, 32, 6)),
+    searchCompareWith: c.get('search.compareWith') === 'workingFile' ? 'workingFile' : 'previous',
   };
 }
 

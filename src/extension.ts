@@ -13,6 +13,7 @@ import { Notifier } from './ui/notify';
 import { registerLmTools } from './lm';
 import type { HistoryTools } from './lm/tools';
 import { registerRevisions, type RevisionsApi } from './revisions';
+import { registerSearchViews, type SearchViewsApi } from './searchView';
 import { setBackgroundSink } from './util/background';
 import { AccountCache } from './cache/accountCache';
 import { RequestScheduler } from './scheduler';
@@ -41,6 +42,7 @@ export interface ExtensionApi {
   scheduler: RequestScheduler;
   editors: typeof editors;
   revisions: RevisionsApi;
+  searchViews: SearchViewsApi;
   lmTools: HistoryTools;
   ready: Promise<void>;
 }
@@ -92,8 +94,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve(), cache, view });
   const lm = registerLmTools({ session, model, store: revisions.store, log });
   context.subscriptions.push(...lm.disposables);
+  const searchViews = registerSearchViews({ session, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
-  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, lmTools: lm.tools, ready } : undefined;
+  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, searchViews, lmTools: lm.tools, ready } : undefined;
 }
 
 export function deactivate(): void {}

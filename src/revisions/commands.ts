@@ -2,7 +2,6 @@
 // selected revision, two selected revisions), restore, copy, map folder, load more, and
 // "Revisions of Active File". They accept a tree node, a `site-revision:` URI (editor title
 // menus) or nothing (the active editor), and return what happened (for tests and scripts).
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { Site } from '../api/types';
 import { translate } from '../l10n';
@@ -17,9 +16,23 @@ import { displayText } from '../util/text';
 import { parseRevisionUri, revisionDocumentUri } from './fileSystem';
 import { FolderMapping } from './mapping';
 import { exactDate, fileName, LoadMoreNode, MappingNode, RevisionNode, revisionLabel, whenAndWho, type RevisionRef } from './nodes';
-import { isInside, quotePath, safeSegments } from './safePath';
+import { safeSegments } from './safePath';
 import { relativeTime } from './time';
 import type { RevisionAddress } from './uri';
+
+/**
+ * Adds a restore to `edit`: the whole text of an existing file replaced, or the file created
+ * (never over one that appeared since it was looked at: the edit then fails) with the text.
+ */
+export async function addRestoreEdit(edit: vscode.WorkspaceEdit, uri: vscode.Uri, exists: boolean, text: string): Promise<void> {
+  if (exists) {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), text);
+  } else {
+    edit.createFile(uri, { ignoreIfExists: false, overwrite: false });
+    edit.insert(uri, new vscode.Position(0, 0), text);
+  }
+}
 
 /** What a command did; returned to callers (tests) — the user sees messages and editors. */
 export type Outcome =
@@ -165,38 +178,13 @@ export class RevisionCommands {
         : vscode.l10n.t('Choose the local folder of “{0}” to restore the revision into its working file.', name);
     const folder = await this.ctl.mapping.ensure(ref.site, ask);
     if (!folder) return notDone('cancelled');
-    const w = FolderMapping.resolve(folder, ref.path);
-    let reason = w.ok ? undefined : w.reason;
-    if (w.ok && !this.realPathInside(w.folder, w.uri)) {
-      reason = vscode.l10n.t('The revision path {0} leads outside the local folder through a symbolic link, so it is refused.', quotePath(ref.path));
-    }
-    if (reason || !w.ok) {
-      this.deps.log.warn(`Refused a revision path: ${reason}`);
-      alert(reason ? plain(reason) : message('The revision path is refused.'));
-      return notDone('refused', reason);
+    const w = FolderMapping.resolveWorkingFile(folder, ref.path);
+    if (!w.ok) {
+      this.deps.log.warn(`Refused a revision path: ${w.reason}`);
+      alert(plain(w.reason));
+      return notDone('refused', w.reason);
     }
     return { uri: w.uri, folder: w.folder };
-  }
-
-  /** For local files: the deepest existing ancestor, with links resolved, is still inside the folder. */
-  private realPathInside(folder: vscode.Uri, uri: vscode.Uri): boolean {
-    if (folder.scheme !== 'file' || uri.scheme !== 'file') return true;
-    try {
-      const root = fs.realpathSync.native(folder.fsPath).replace(/\\/g, '/');
-      let p = uri.fsPath;
-      for (;;) {
-        try {
-          const real = fs.realpathSync.native(p).replace(/\\/g, '/');
-          return real === root || isInside(root, real, process.platform === 'win32' || process.platform === 'darwin');
-        } catch {
-          const parent = p.replace(/[\\/][^\\/]*$/, '');
-          if (!parent || parent === p) return false;
-          p = parent;
-        }
-      }
-    } catch {
-      return true; // the folder itself is missing: nothing can be followed out of it
-    }
   }
 
   private async statOf(uri: vscode.Uri): Promise<vscode.FileStat | undefined> {
@@ -229,14 +217,15 @@ export class RevisionCommands {
 
   // ---- actions
 
-  async open(ref: RevisionRef): Promise<Outcome> {
+  /** `show`: where the editor puts the cursor (e.g. a search match), besides `preview`. */
+  async open(ref: RevisionRef, show: vscode.TextDocumentShowOptions = {}): Promise<Outcome> {
     await this.content(ref); // one request, progress on the view, errors as a message
     const uri = this.uriOf(ref);
-    await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
+    await vscode.commands.executeCommand('vscode.open', uri, { preview: true, ...show });
     return ok({ uri });
   }
 
-  async compareWithWorking(ref: RevisionRef): Promise<Outcome> {
+  async compareWithWorking(ref: RevisionRef, show: vscode.TextDocumentShowOptions = {}): Promise<Outcome> {
     const w = await this.working(ref, 'compare');
     if ('done' in w) return w;
     const st = await this.statOf(w.uri);
@@ -260,7 +249,7 @@ export class RevisionCommands {
     const workingBytes = Math.max(st.size, doc ? doc.getText().length : 0);
     if (!(await this.fitsDiff([{ name: this.title(ref), bytes: bytes.byteLength }, { name: vscode.l10n.t('The working file {0}', fileName(ref.path)), bytes: workingBytes }], [ref]))) return notDone('too-large');
     const left = this.uriOf(ref);
-    await vscode.commands.executeCommand('vscode.diff', left, w.uri, vscode.l10n.t('{0} ↔ working file', this.title(ref)), { preview: true });
+    await vscode.commands.executeCommand('vscode.diff', left, w.uri, vscode.l10n.t('{0} ↔ working file', this.title(ref)), { preview: true, ...show });
     return ok({ left, right: w.uri });
   }
 
@@ -274,8 +263,8 @@ export class RevisionCommands {
     return this.compareTwo(prev, ref);
   }
 
-  /** Diffs two revisions, the older on the left. */
-  async compareTwo(a: RevisionRef, b: RevisionRef): Promise<Outcome> {
+  /** Diffs two revisions, the older on the left; `show.selection` is in the newer one. */
+  async compareTwo(a: RevisionRef, b: RevisionRef, show: vscode.TextDocumentShowOptions = {}): Promise<Outcome> {
     const older = (x: RevisionRef, y: RevisionRef) => (x.time !== undefined && y.time !== undefined && x.time !== y.time ? x.time < y.time : Number(x.item.id) < Number(y.item.id));
     const [l, r] = older(a, b) ? [a, b] : [b, a];
     const [lb, rb] = await Promise.all([this.content(l), this.content(r)]);
@@ -284,7 +273,7 @@ export class RevisionCommands {
     const title = sameFile ? `${this.title(l)} ↔ (${revisionLabel(r).when})` : `${this.title(l)} ↔ ${this.title(r)}`;
     const left = this.uriOf(l);
     const right = this.uriOf(r);
-    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, ...show });
     return ok({ left, right });
   }
 
@@ -364,13 +353,7 @@ export class RevisionCommands {
    */
   private async applyRestore(uri: vscode.Uri, exists: boolean, text: string): Promise<boolean> {
     const edit = new vscode.WorkspaceEdit();
-    if (exists) {
-      const doc = await vscode.workspace.openTextDocument(uri);
-      edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), text);
-    } else {
-      edit.createFile(uri, { ignoreIfExists: false, overwrite: false });
-      edit.insert(uri, new vscode.Position(0, 0), text);
-    }
+    await addRestoreEdit(edit, uri, exists, text);
     return vscode.workspace.applyEdit(edit);
   }
 
@@ -400,7 +383,8 @@ export class RevisionCommands {
     return ok({ uri: chosen });
   }
 
-  private async siteOf(arg: unknown, placeHolder: string): Promise<Site | undefined> {
+  /** The site of a tree node or id, else the user picks one of the visible sites (undefined: cancelled). */
+  async siteOf(arg: unknown, placeHolder: string): Promise<Site | undefined> {
     if (arg instanceof SiteNode || arg instanceof MappingNode) return arg.site;
     if (typeof arg === 'string') return this.ctl.site(arg);
     if (arg && typeof arg === 'object' && 'site' in arg && (arg as { site: Site }).site?.id) return (arg as { site: Site }).site;
@@ -460,7 +444,7 @@ export class RevisionCommands {
   }
 
   /** The sites (deepest mapped folder first) that list a revision path for a local file. */
-  private async findFile(uri: vscode.Uri): Promise<'unmapped' | { site: Site; path: string }[]> {
+  async findFile(uri: vscode.Uri): Promise<'unmapped' | { site: Site; path: string }[]> {
     const matches = this.ctl.mapping.sitesContaining(uri);
     if (!matches.length) return 'unmapped';
     const out: { site: Site; path: string }[] = [];

@@ -50,7 +50,8 @@ export interface RevisionsApi {
   forgetSite(siteId: string): Promise<void>;
 }
 
-function accountKey(session: Session): string | undefined {
+/** Who the data belongs to: the service and the user; undefined when signed out. */
+export function accountKey(session: Session): string | undefined {
   const a = session.account;
   return a && session.state !== 'signedOut' ? `${a.serviceUrl}|${a.email.toLowerCase()}` : undefined;
 }

@@ -1,6 +1,7 @@
 // Which local folder holds the working files of each site: asked once (a pick of the workspace
 // folders, the first one first, or any other folder), remembered per workspace
 // (workspaceState) and per account, changeable with "Map Site to Local Folder…".
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { Site } from '../api/types';
 import { translate } from '../l10n';
@@ -147,6 +148,18 @@ export class FolderMapping extends Disposable {
     return { ok: true, uri, folder };
   }
 
+  /**
+   * `resolve`, and for local files also that no symbolic link inside the folder leads the path
+   * out of it: what every restore and compare checks before it touches a working file.
+   */
+  static resolveWorkingFile(folder: vscode.Uri, rawPath: string): WorkingFile {
+    const w = FolderMapping.resolve(folder, rawPath);
+    if (w.ok && !realPathInside(w.folder, w.uri)) {
+      return { ok: false, reason: vscode.l10n.t('The revision path {0} leads outside the local folder through a symbolic link, so it is refused.', quotePath(rawPath)) };
+    }
+    return w;
+  }
+
   /** Whether `uri` is strictly inside `folder` (same scheme and authority, path below). */
   static contains(folder: vscode.Uri, uri: vscode.Uri): boolean {
     return folder.scheme === uri.scheme && folder.authority.toLowerCase() === uri.authority.toLowerCase() && isInside(folder.path, uri.path, caseInsensitive(folder));
@@ -164,5 +177,26 @@ export class FolderMapping extends Disposable {
       if (segments) out.push({ siteId, folder, segments });
     }
     return out.sort((a, b) => b.folder.path.length - a.folder.path.length);
+  }
+}
+
+/** For local files: the deepest existing ancestor, with links resolved, is still inside the folder. */
+function realPathInside(folder: vscode.Uri, uri: vscode.Uri): boolean {
+  if (folder.scheme !== 'file' || uri.scheme !== 'file') return true;
+  try {
+    const root = fs.realpathSync.native(folder.fsPath).replace(/\\/g, '/');
+    let p = uri.fsPath;
+    for (;;) {
+      try {
+        const real = fs.realpathSync.native(p).replace(/\\/g, '/');
+        return real === root || isInside(root, real, process.platform === 'win32' || process.platform === 'darwin');
+      } catch {
+        const parent = p.replace(/[\\/][^\\/]*$/, '');
+        if (!parent || parent === p) return false;
+        p = parent;
+      }
+    }
+  } catch {
+    return true; // the folder itself is missing: nothing can be followed out of it
   }
 }

@@ -1,7 +1,7 @@
 // Screenshots of what a person sees, for the docs: the local service with demo data, code-server
 // with the extension (signed in as the demo user), headless Chromium at 1280×800.
 //
-//   node out/test/host/screenshots.js [--out docs] [--only NAME] [--keep]
+//   node out/test/host/screenshots.js [--out docs] [--only NAME[,NAME…]] [--keep]
 //
 // Every shot in SHOTS is taken once per theme, as <out>/<name>-<theme>.png. To add one, append
 // an entry: its steps run on a freshly reloaded workbench.
@@ -33,10 +33,16 @@ export type Step =
   | { webviewText: string }
   /** Configure the local service (POST /__control/config), e.g. faults for the next requests. */
   | { service: Record<string, unknown> }
-  /** Click a button of the Sites view's title bar, by the start of its aria-label (e.g. "Refresh"). */
+  /** Click a button of the Sites view's title bar (its pane header), by the start of its aria-label (e.g. "Refresh"). */
   | { titleAction: string }
   /** Wait until the Sites view's welcome content shows this text. */
   | { welcome: string }
+  /** Type into the open quick input, wait until a list row shows this text, and press Enter (picks it). */
+  | { pick: string }
+  /** Type into the open input box and press Enter. */
+  | { enter: string }
+  /** Expand (true) or collapse (false) a view pane of the side bar, by its title (e.g. "Sites"). */
+  | { pane: string; expanded: boolean }
   /** Wait this many milliseconds (let an animation or a request finish). */
   | { pause: number };
 
@@ -56,13 +62,33 @@ export const THEMES = {
 /** Every shot starts from an empty editor area: a reload restores the editors of the shot before. */
 const CLEAN: Step = { command: 'View: Close All Editors' };
 
+/**
+ * The Site Revisions container with the Sites view open and the search views collapsed: a reload
+ * restores the panes as the shot before left them.
+ */
+const OPEN: Step[] = [{ open: 'Site Revisions' }, { pane: 'Sites', expanded: true }, { pane: 'History Search', expanded: false }, { pane: 'Site Changes', expanded: false }];
+
+/** Site Changes of the demo site "Marketing Drive" over the last 7 days, its view given the room. */
+const SITE_CHANGES: Step[] = [
+  CLEAN,
+  ...OPEN,
+  { row: 'Acme Corporate' },
+  { command: 'Site Revisions: Site Changes…' },
+  { pick: 'Marketing Drive' },
+  { pick: 'Last 7 days' },
+  { pick: 'Everyone' },
+  { pane: 'Sites', expanded: false },
+  { pane: 'History Search', expanded: false },
+  { row: /^Yesterday/ },
+];
+
 export const SHOTS: Shot[] = [
-  { name: 'sites', steps: [CLEAN, { open: 'Site Revisions' }, { row: 'Acme Corporate' }, { pause: 1000 }] },
+  { name: 'sites', steps: [CLEAN, ...OPEN, { row: 'Acme Corporate' }, { pause: 1000 }] },
   {
     name: 'revisions',
     steps: [
       CLEAN,
-      { open: 'Site Revisions' },
+      ...OPEN,
       { expand: 'Acme Corporate' },
       { expand: /^index\.php/ },
       { action: { row: /ago/, label: 'Open Revision' } },
@@ -74,7 +100,7 @@ export const SHOTS: Shot[] = [
     name: 'diff',
     steps: [
       CLEAN,
-      { open: 'Site Revisions' },
+      ...OPEN,
       { expand: 'Acme Corporate' },
       { expand: /^index\.php/ },
       { action: { row: /ago/, label: 'Compare with Previous' } },
@@ -82,13 +108,46 @@ export const SHOTS: Shot[] = [
       { pause: 1500 },
     ],
   },
-  { name: 'site-editor', steps: [CLEAN, { open: 'Site Revisions' }, { row: 'Acme Corporate' }, { command: 'Site Revisions: New Site…' }, { waitFor: 'iframe.webview' }, { webviewText: 'Site name' }, { pause: 800 }] },
+  { name: 'site-editor', steps: [CLEAN, ...OPEN, { row: 'Acme Corporate' }, { command: 'Site Revisions: New Site…' }, { waitFor: 'iframe.webview' }, { webviewText: 'Site name' }, { pause: 800 }] },
+  {
+    // History Search: the search of the demo marker over a site, and the diff a result opens.
+    name: 'history-search',
+    steps: [
+      CLEAN,
+      ...OPEN,
+      { row: 'Acme Corporate' },
+      { command: 'Site Revisions: Search History…' },
+      { pick: 'Marketing Drive' },
+      { enter: 'TODO-SEARCH-MARKER' },
+      { pick: 'Changes' },
+      { pane: 'Sites', expanded: false },
+      { pane: 'Site Changes', expanded: false },
+      { click: /^removed 2/ },
+      { waitFor: '.monaco-diff-editor' },
+      { pause: 1500 },
+    ],
+  },
+  {
+    name: 'site-changes',
+    steps: [...SITE_CHANGES, { pause: 1000 }],
+  },
+  {
+    // Open Changes: every file changed in the last 7 days in one multi-file diff editor.
+    name: 'open-changes',
+    steps: [
+      ...SITE_CHANGES,
+      { command: 'Site Revisions: Open Changes' },
+      { pick: 'Against the Last Revision Before the Period' },
+      { waitFor: '.part.editor .multiDiffEntry' },
+      { pause: 2000 },
+    ],
+  },
   {
     // A failure state as drawn: its explanation, the hint for its cause, and its buttons.
     name: 'view-unreachable',
     steps: [
       CLEAN,
-      { open: 'Site Revisions' },
+      ...OPEN,
       { row: 'Acme Corporate' },
       { service: { failNext: ['http503', 'http503', 'http503', 'http503'] } },
       { titleAction: 'Refresh' },
@@ -104,8 +163,15 @@ async function runStep(wb: Workbench, step: Step, serviceUrl: string): Promise<v
     const res = await fetch(`${serviceUrl}/__control/config`, { method: 'POST', body: JSON.stringify(step.service), headers: { 'content-type': 'application/json' } });
     if (!res.ok) throw new Error(`service config: HTTP ${res.status}`);
     await res.arrayBuffer();
-  } else if ('titleAction' in step) await wb.page.locator(`.part.sidebar .title-actions .action-label[aria-label^="${step.titleAction}"]`).first().click();
+  } else if ('titleAction' in step) {
+    // The Sites view shares the container with the search views: its actions are in its pane header.
+    const header = wb.page.locator('.part.sidebar .pane-header[aria-label^="Sites"]').first();
+    await header.hover();
+    await header.locator(`.actions .action-label[aria-label^="${step.titleAction}"]`).first().click();
+  }
   else if ('welcome' in step) await wb.page.locator('.part.sidebar .welcome-view-content', { hasText: step.welcome }).first().waitFor({ state: 'visible', timeout: 30000 });
+  else if ('pick' in step || 'enter' in step) await quickInput(wb, 'pick' in step ? step.pick : step.enter, 'pick' in step);
+  else if ('pane' in step) await setPane(wb, step.pane, step.expanded);
   else if ('row' in step) await wb.waitForRow(step.row);
   else if ('click' in step) await wb.clickRow(step.click);
   else if ('expand' in step) await wb.expandRow(step.expand);
@@ -118,6 +184,23 @@ async function runStep(wb: Workbench, step: Step, serviceUrl: string): Promise<v
     await row.locator(`.action-label[aria-label^="${step.action.label}"]`).first().click();
   }
   else await wb.page.waitForTimeout(step.pause);
+}
+
+/** Clicks a side-bar pane's header when the pane is not expanded / collapsed as asked. */
+async function setPane(wb: Workbench, title: string, expanded: boolean): Promise<void> {
+  const header = wb.page.locator(`.part.sidebar .pane-header[aria-label^="${title.replace(/"/g, '\\"')}"]`).first();
+  await header.waitFor({ state: 'visible', timeout: 30000 });
+  if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click();
+}
+
+/** Types into the quick input shown now; for a pick, waits for the row with that text first. */
+async function quickInput(wb: Workbench, text: string, pick: boolean): Promise<void> {
+  const input = wb.page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 30000 });
+  await input.fill(text);
+  if (pick) await wb.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: text }).first().waitFor({ state: 'visible', timeout: 30000 });
+  await wb.page.keyboard.press('Enter');
+  await wb.page.waitForTimeout(500); // the next input of the flow replaces this one
 }
 
 async function waitForFrameText(wb: Workbench, text: string, timeoutMs = 30000): Promise<void> {
@@ -147,7 +230,8 @@ async function main(): Promise<number> {
     strict: true,
   });
   const outDir = path.resolve(repoRoot, values.out!);
-  const shots = SHOTS.filter((s) => !values.only || s.name === values.only);
+  const only = values.only?.split(',');
+  const shots = SHOTS.filter((s) => !only || only.includes(s.name));
   if (!shots.length) throw new Error(`no shot named "${values.only}"; known: ${SHOTS.map((s) => s.name).join(', ')}`);
   if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: bundle first (node esbuild.mjs)');
 

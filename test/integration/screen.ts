@@ -124,6 +124,32 @@ export class Screen {
   }
 
   /**
+   * Clicks an action of a view's title bar, by the start of its aria-label (e.g. "New Site"): in
+   * the container's title bar when the view is alone in it, else in the view's own pane header
+   * (whose actions show while the pointer is over it).
+   */
+  async clickViewAction(title: string, label: string): Promise<void> {
+    const header = `${this.pane(title)} > .pane-header`;
+    const action = `.action-label[aria-label^="${label.replace(/"/g, '\\"')}"]`;
+    const inContainer = `.part.sidebar .title-actions ${action}`;
+    if ((await this.count({ selector: inContainer })) > 0) return this.click({ selector: inContainer });
+    await this.hover({ selector: header });
+    await this.click({ selector: `${header} .actions ${action}` });
+  }
+
+  /**
+   * Expands or collapses a view pane of the side bar (a click on its header when it is not in
+   * that state yet), and waits until it is drawn so.
+   */
+  async setPaneExpanded(title: string, expanded: boolean): Promise<void> {
+    const header = `${this.pane(title)} > .pane-header`;
+    const state = async () => (await this.attribute({ selector: header, name: 'aria-expanded' })) === 'true';
+    if ((await this.count({ selector: header })) === 0) return; // a container with one view draws no header
+    if ((await state()) !== expanded) await this.click({ selector: header });
+    await this.until(state, (v) => v === expanded, `the pane ${title} ${expanded ? 'expanded' : 'collapsed'}`);
+  }
+
+  /**
    * The welcome content drawn in a view pane: all its text, its paragraphs (the text outside the
    * buttons, one per line of the content) and the labels of its buttons.
    */

@@ -28,7 +28,7 @@ describe('Screen: the site editor’s own form, typed into and clicked', functio
   async function newSiteForm(): Promise<void> {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await s.openSitesView();
-    await s.click({ selector: '.part.sidebar .title-actions .action-label[aria-label^="New Site"]' });
+    await s.clickViewAction('Sites', 'New Site');
     await s.waitFor(field('name'));
     assert.equal((await s.texts(form('#title')))[0], 'New site');
   }

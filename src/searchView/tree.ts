@@ -1,0 +1,67 @@
+// What the two views share: the set of checked files (for "Restore Checked…", with a context key
+// that shows the action), and a refresh that draws streaming results a few times a second
+// rather than once per file.
+import * as vscode from 'vscode';
+import type { TreeNode } from '../tree/node';
+
+/** Keys of the checked file rows; fires when the set changes. */
+export class CheckedFiles {
+  private readonly keys = new Set<string>();
+  private readonly _onDidChange = new vscode.EventEmitter<number>();
+  /** Fires with the number of checked files. */
+  readonly onDidChange = this._onDidChange.event;
+
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
+
+  set(key: string, checked: boolean): void {
+    if (checked === this.keys.has(key)) return;
+    if (checked) this.keys.add(key);
+    else this.keys.delete(key);
+    this._onDidChange.fire(this.keys.size);
+  }
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  forget(which: (key: string) => boolean): void {
+    const before = this.keys.size;
+    for (const k of [...this.keys]) if (which(k)) this.keys.delete(k);
+    if (this.keys.size !== before) this._onDidChange.fire(this.keys.size);
+  }
+
+  clear(): void {
+    this.forget(() => true);
+  }
+
+  dispose(): void {
+    this._onDidChange.dispose();
+  }
+}
+
+/** How often streaming results are drawn at most. */
+const REFRESH_MS = 250;
+
+/** Coalesces tree refreshes: `soon()` draws within REFRESH_MS, `now()` at once. */
+export class RefreshThrottle implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<TreeNode | undefined | void>();
+  readonly event = this.emitter.event;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  soon(): void {
+    this.timer ??= setTimeout(() => this.now(), REFRESH_MS);
+  }
+
+  now(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.emitter.fire();
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.emitter.dispose();
+  }
+}

@@ -1,0 +1,348 @@
+// History Search and Site Changes in the real workbench against the local service's demo data
+// (the site "Marketing Drive", test/server/seed-search.ts): what the views draw, the diffs a
+// click opens, Open Changes in one multi-file diff editor, Restore Checked in one undoable edit,
+// and a cancelled site scan that sends nothing more.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import type { Site } from '../../src/api/types';
+import type { SearchRun } from '../../src/searchView/historyView';
+import type { ChangesRun } from '../../src/searchView/changesView';
+import type { OpenChangesOutcome } from '../../src/searchView/changesCommands';
+import type { RestoreOutcome } from '../../src/searchView/restore';
+import { formatShortLocal } from '../../src/revisions/time';
+import { SEARCH_DEMO } from '../server/seed-search';
+import { screen, screenOrSkip, type Screen } from './screen';
+import { control, signInDemo, stubWindow } from './support';
+import { ext, testService, waitFor, workspaceFolder } from './util';
+
+const MARKER = SEARCH_DEMO.marker;
+
+/** A demo file's revision by its 1-based number (oldest first), as the seed describes it. */
+function demo(path: string, n: number) {
+  const f = SEARCH_DEMO.files.find((x) => x.path === path);
+  assert.ok(f, path);
+  return f.revisions[n - 1]!;
+}
+
+describe('History Search and Site Changes', function () {
+  this.timeout(120000);
+  let api: ExtensionApi;
+  let url: string;
+  let marketing: Site;
+  let localDir: vscode.Uri;
+
+  const stats = () => control(url, 'stats');
+  const closeAll = () => vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  /** Shows one view of the container with room for its rows: the other two are collapsed. */
+  const showOnly = async (s: Screen, title: 'History Search' | 'Site Changes') => {
+    await vscode.commands.executeCommand(title === 'History Search' ? 'siteRevisions.historySearch.focus' : 'siteRevisions.siteChanges.focus');
+    for (const other of ['Sites', 'History Search', 'Site Changes']) await s.setPaneExpanded(other, other === title);
+  };
+  /** The revisions the service lists for a demo file, with their parsed times (from the store). */
+  const listed = async (path: string) => (await api.revisions.store.revisions(marketing.id, path)).items;
+
+  before(async () => {
+    url = (await testService()).url;
+    api = await ext<ExtensionApi>();
+    await api.ready;
+    await control(url, 'reseed');
+    await signInDemo(url);
+    api.model.refresh();
+    const sites = await api.model.all();
+    const m = sites.find((s) => s.name === SEARCH_DEMO.siteName);
+    assert.ok(m, 'Marketing Drive is listed');
+    marketing = m;
+    localDir = vscode.Uri.joinPath(workspaceFolder().uri, 'marketing-site');
+    fs.rmSync(localDir.fsPath, { recursive: true, force: true });
+    fs.mkdirSync(localDir.fsPath, { recursive: true });
+    await vscode.commands.executeCommand('siteRevisions.mapFolder', marketing.id, localDir);
+  });
+
+  afterEach(async () => {
+    await control(url, 'config', { latencyMs: 0 });
+  });
+
+  after(async () => {
+    // The container as the other suites expect it: the Sites view with the room, the search views folded.
+    const s = screen();
+    if (s) for (const [title, expanded] of [['Sites', true], ['History Search', false], ['Site Changes', false]] as const) await s.setPaneExpanded(title, expanded);
+    await closeAll();
+    await vscode.commands.executeCommand('siteRevisions.clearSearches');
+    await vscode.commands.executeCommand('siteRevisions.clearSiteChanges');
+    fs.rmSync(localDir.fsPath, { recursive: true, force: true });
+  });
+
+  it('Search History (changes) lists exactly the revisions that added or removed the text, on screen', async function () {
+    const s = screenOrSkip(this);
+    const run = (await vscode.commands.executeCommand('siteRevisions.searchHistory', { site: marketing }, { query: { pattern: MARKER, matchCase: true, wholeWord: true }, mode: 'changes' })) as SearchRun;
+    assert.equal(run.state, 'done');
+    await showOnly(s, 'History Search');
+    // The seed's facts, newest first in each file; files in natural path order.
+    const expected: [file: string, count: string, author: string][] = [
+      ['notes.txt', 'added 1', demo('campaigns/autumn/notes.txt', 2).author],
+      ['index.html', 'removed 2', demo('campaigns/spring/index.html', 5).author],
+      ['index.html', 'added 1', demo('campaigns/spring/index.html', 4).author],
+      ['index.html', 'added 1', demo('campaigns/spring/index.html', 2).author],
+      ['styles.css', 'added 1', demo('campaigns/spring/styles.css', 1).author],
+      ['index.html', 'added 1', demo('index.html', 2).author],
+    ];
+    const rows = await s.until(
+      () => s.rows('History Search'),
+      (r) => r.length >= 1 + 4 + expected.length && r[0]!.includes('4 files, 6 revisions'),
+      'the search with its files and revisions',
+    );
+    assert.match(rows[0]!, /TODO-SEARCH-MARKER/);
+    assert.match(rows[0]!, /Marketing Drive · changes · 4 files, 6 revisions/);
+    const drawn = rows.slice(1);
+    const files = drawn.filter((r) => !/^(added|removed) \d/.test(r));
+    const hits = drawn.filter((r) => /^(added|removed) \d/.test(r));
+    const names = ['notes.txt', 'index.html', 'styles.css', 'index.html'];
+    assert.deepEqual(
+      files.map((r, i) => (r.startsWith(names[i]!) ? names[i] : r)),
+      names,
+      'one row per file with a hit (campaigns/autumn, campaigns/spring ×2, the root)',
+    );
+    assert.equal(hits.length, expected.length, hits.join(' | '));
+    hits.forEach((row, i) => {
+      const [, count, author] = expected[i]!;
+      assert.ok(row.startsWith(count), `row ${i} says ${count}: ${row}`);
+      assert.ok(row.includes(author), `row ${i} names ${author}: ${row}`);
+    });
+    // The preview line of the first match: the CRLF file's line with its emoji and umlauts.
+    assert.ok(hits[0]!.includes('😀 Zeile: TODO-SEARCH-MARKER für Søren'), hits[0]);
+  });
+
+  it('the input of Search History: typed text, the Match Case button, an invalid expression refused in the input, then the mode', async function () {
+    const s = screenOrSkip(this);
+    const started = vscode.commands.executeCommand('siteRevisions.searchHistory', { site: marketing, file: 'campaigns/spring/styles.css' }) as Thenable<SearchRun | undefined>;
+    const input = '.quick-input-widget input';
+    await s.waitFor({ selector: input, timeoutMs: 15000 });
+    // The input starts with the last search's toggles: set each as this search needs it.
+    const toggle = async (name: string, on: boolean) => {
+      const want = `.quick-input-widget .action-label[aria-label^="${name} (${on ? 'on' : 'off'})"]`;
+      if ((await s.count({ selector: want })) === 0) await s.click({ selector: `.quick-input-widget .action-label[aria-label^="${name} (${on ? 'off' : 'on'})"]` });
+      await s.waitFor({ selector: want });
+    };
+    await toggle('Match Whole Word', false);
+    // A regular expression that cannot compile is refused in the input, before any request.
+    await toggle('Use Regular Expression', true);
+    await s.fill({ selector: input, value: 'todo-(' });
+    await s.until(() => s.texts({ selector: '.quick-input-widget .quick-input-message' }), (t) => t.join(' ').includes('The regular expression is not valid'), 'the validation message');
+    await toggle('Use Regular Expression', false);
+    // The lower-case marker with Match Case: only revision 2 of styles.css added it.
+    await s.fill({ selector: input, value: 'todo-search-marker' });
+    await toggle('Match Case', false);
+    await toggle('Match Case', true);
+    await s.press('Enter');
+    // The mode: Changes is the first item.
+    await s.waitFor({ selector: '.quick-input-widget .monaco-list-row', hasText: 'Contains' });
+    await s.press('Enter');
+    const run = await started;
+    assert.ok(run, 'the search ran');
+    assert.deepEqual([run.query.pattern, run.query.matchCase, !!run.query.isRegExp, !!run.query.wholeWord, run.mode], ['todo-search-marker', true, false, false, 'changes']);
+    await showOnly(s, 'History Search');
+    const rows = await s.until(() => s.rows('History Search'), (r) => r.length >= 3 && r[0]!.includes('1 file, 1 revision'), 'the search row');
+    assert.match(rows[0]!, /“todo-search-marker” \(match case\)/);
+    assert.ok(rows[2]!.startsWith('added 1') && rows[2]!.includes(demo('campaigns/spring/styles.css', 2).author), rows[2]);
+  });
+
+  it('a click on a result opens the diff against the revision before, with the first match selected', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    await showOnly(s, 'History Search');
+    // "removed 2": the match is in the revision before (left side of the diff).
+    await s.click({ selector: `${s.pane('History Search')} .monaco-list-row`, hasText: 'removed 2' });
+    const items = await listed('campaigns/spring/index.html'); // newest first
+    const r5 = items[1]!;
+    const r4 = items[2]!;
+    assert.equal(r5.item.author, demo('campaigns/spring/index.html', 5).author);
+    const title = `index.html (${formatShortLocal(r4.time!)}, ${r4.item.author}) ↔ (${formatShortLocal(r5.time!)}, ${r5.item.author})`;
+    await s.until(() => s.tabTitles(), (t) => t.includes(title), `the diff tab "${title}"`);
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    assert.ok(input instanceof vscode.TabInputTextDiff, 'a diff tab');
+    assert.equal(api.revisions.parseRevisionUri(input.original)?.revisionId, r4.item.id);
+    assert.equal(api.revisions.parseRevisionUri(input.modified)?.revisionId, r5.item.id);
+    const left = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === input.original.toString() && e.document.getText(e.selection) === MARKER), {
+      message: 'the first match selected in the revision before',
+    });
+    assert.equal(left.selection.start.line, demo('campaigns/spring/index.html', 4).content.split('\n').findIndex((l) => l.includes(MARKER)));
+  });
+
+  it('Search History (contains) on one file lists every revision with a match', async function () {
+    const s = screenOrSkip(this);
+    const run = (await vscode.commands.executeCommand('siteRevisions.searchHistory', { site: marketing, file: 'campaigns/spring/index.html' }, { query: { pattern: MARKER, matchCase: true }, mode: 'contains' })) as SearchRun;
+    assert.equal(run.state, 'done');
+    await showOnly(s, 'History Search');
+    const rows = await s.until(
+      () => s.rows('History Search'),
+      (r) => r.length > 4 && r[0]!.includes('1 file, 3 revisions'),
+      'the contains search',
+    );
+    assert.match(rows[0]!, /index\.html — Marketing Drive · contains · 1 file, 3 revisions/);
+    const hits = rows.slice(2, 5);
+    assert.deepEqual(
+      hits.map((r) => r.split(' · ')[0]),
+      ['2 matches', '1 match', '1 match'],
+      'revisions 4 (two markers), 3 and 2; not 5 and 6 (removed) nor 1 (before)',
+    );
+    [4, 3, 2].forEach((n, i) => assert.ok(hits[i]!.includes(demo('campaigns/spring/index.html', n).author), `row ${i}: revision ${n}: ${hits[i]}`));
+    // The earlier search is kept below the new one.
+    assert.ok(rows.some((r) => r.includes('4 files, 6 revisions')), 'the earlier search is kept');
+  });
+
+  it('Site Changes lists exactly the revisions of the period, day → file → revisions, newest first', async function () {
+    const s = screenOrSkip(this);
+    const run = (await vscode.commands.executeCommand('siteRevisions.siteChanges', { site: marketing }, { period: { kind: 'days', days: 7 } })) as ChangesRun;
+    assert.equal(run.state, 'done');
+    // The seed's revisions 0–6 days old.
+    const expected = new Set<string>();
+    for (const f of SEARCH_DEMO.files) f.revisions.forEach((r, i) => r.daysAgo <= 6 && expected.add(`${f.path}#${i + 1}`));
+    const shown = new Set<string>();
+    const provider = api.searchViews.changes;
+    for (const day of await provider.getChildren()) {
+      for (const file of await day.getChildren()) {
+        const path = (file as unknown as { file: { path: string } }).file.path;
+        const ids = (await listed(path)).map((d) => d.item.id).reverse(); // oldest first
+        for (const rev of await file.getChildren()) shown.add(`${path}#${ids.indexOf((rev as unknown as { revision: { id: string } }).revision.id) + 1}`);
+      }
+    }
+    assert.deepEqual([...shown].sort(), [...expected].sort());
+    // On screen: the view names the site and the period, and today's group comes first with
+    // the two files changed today (each with its revision of today).
+    await showOnly(s, 'Site Changes');
+    const header = await s.texts({ selector: `${s.pane('Site Changes')} .pane-header` });
+    assert.match(header.join(' '), /Marketing Drive · Last 7 days/);
+    const rows = await s.until(() => s.rows('Site Changes'), (r) => r.length >= 5, 'the Site Changes rows');
+    assert.match(rows[0]!, /^Today/);
+    const todayFiles = rows.slice(1, 5).filter((r) => r.includes('1 revision'));
+    assert.equal(todayFiles.length, 2, rows.join(' | '));
+    assert.ok(todayFiles.some((r) => r.startsWith('index.html')) && todayFiles.some((r) => r.startsWith('launch.md')), todayFiles.join(' | '));
+    assert.ok(!/^(Today|Yesterday)/.test(rows[5] ?? '') || rows[5]!.startsWith('Yesterday'), 'the next group is another day');
+  });
+
+  it('Open Changes opens every changed file in one multi-file diff editor', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    const out = (await vscode.commands.executeCommand('siteRevisions.openChanges', 'before')) as OpenChangesOutcome;
+    assert.equal(out.how, 'multiDiff');
+    assert.equal(out.resources.length, 6, 'the six files changed in the last 7 days');
+    const launch = out.resources.find(([l]) => l.path.endsWith('launch.md'));
+    assert.ok(launch && launch[1] === undefined, 'launch.md is new in the period: nothing on the left');
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.label.startsWith('Changes of Marketing Drive'), { message: 'the multi-diff tab is active' });
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab!;
+    assert.ok(!(tab.input instanceof vscode.TabInputText) && !(tab.input instanceof vscode.TabInputTextDiff), 'not a single (diff) editor');
+    assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).length, 1, 'one tab for all files');
+    await s.until(() => s.tabTitles(), (t) => t.some((x) => x.startsWith('Changes of Marketing Drive — Last 7 days')), 'the multi-diff tab on screen');
+    await s.waitFor({ selector: '.part.editor .multiDiffEntry', timeoutMs: 15000 });
+  });
+
+  it('Restore Checked writes the checked files in one edit (creating the missing one); one Undo reverts them all', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    const indexUri = vscode.Uri.joinPath(localDir, 'campaigns/spring/index.html');
+    const launchUri = vscode.Uri.joinPath(localDir, 'campaigns/summer/launch.md');
+    fs.mkdirSync(vscode.Uri.joinPath(localDir, 'campaigns/spring').fsPath, { recursive: true });
+    fs.writeFileSync(indexUri.fsPath, 'local copy\n');
+    fs.rmSync(launchUri.fsPath, { force: true });
+    await showOnly(s, 'Site Changes');
+    // Check the two files on screen (their checkboxes in the Site Changes view).
+    for (const name of ['index.html', 'launch.md']) {
+      await s.click({ selector: `${s.pane('Site Changes')} .monaco-list-row:has-text("${name}") .custom-view-tree-node-item-checkbox`, nth: 0 });
+    }
+    await waitFor(() => api.searchViews.changes.checked.size === 2, { message: 'two files checked' });
+    let detail = '';
+    const restoreStub = stubWindow('showWarningMessage', (async (_m: string, o: vscode.MessageOptions, button: string) => {
+      detail = o?.detail ?? '';
+      return button;
+    }) as never);
+    let out: RestoreOutcome;
+    try {
+      out = (await vscode.commands.executeCommand('siteRevisions.restoreCheckedChanges')) as RestoreOutcome;
+    } finally {
+      restoreStub();
+    }
+    assert.equal(out.restored.length, 2, JSON.stringify(out));
+    assert.match(detail, /index\.html/);
+    assert.match(detail, /launch\.md.*created/);
+    const newestIndex = demo('campaigns/spring/index.html', 6).content;
+    const newestLaunch = demo('campaigns/summer/launch.md', 2).content;
+    const indexDoc = await vscode.workspace.openTextDocument(indexUri);
+    const launchDoc = await vscode.workspace.openTextDocument(launchUri);
+    assert.equal(indexDoc.getText(), newestIndex);
+    assert.equal(launchDoc.getText(), newestLaunch);
+    assert.ok(fs.existsSync(launchUri.fsPath), 'the missing file was created');
+    // One Undo, from the editor of one of them: VS Code asks whether to undo across both files.
+    await vscode.window.showTextDocument(indexDoc);
+    await vscode.commands.executeCommand('undo');
+    const across = { selector: '.monaco-dialog-box .monaco-button', hasText: '/Undo in 2 Files/' };
+    if (await s.until(() => s.count(across), (n) => n > 0, 'the undo dialog', 5000).then(() => true, () => false)) await s.click(across);
+    await waitFor(() => indexDoc.getText() === 'local copy\n' && !fs.existsSync(launchUri.fsPath), { message: 'one Undo reverts both files' });
+  });
+
+  it('Search History on a local file of the mapped folder; with search.compareWith = workingFile a result opens against it', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    const working = vscode.Uri.joinPath(localDir, 'campaigns/autumn/notes.txt');
+    fs.mkdirSync(vscode.Uri.joinPath(localDir, 'campaigns/autumn').fsPath, { recursive: true });
+    fs.writeFileSync(working.fsPath, 'local notes\n');
+    const cfg = vscode.workspace.getConfiguration('siteRevisions');
+    await cfg.update('search.compareWith', 'workingFile', vscode.ConfigurationTarget.Global);
+    try {
+      // As from the Explorer or the editor: the local file inside the mapped folder.
+      const run = (await vscode.commands.executeCommand('siteRevisions.searchHistory', working, { query: { pattern: MARKER }, mode: 'changes' })) as SearchRun;
+      assert.deepEqual([run.scope.site.id, run.scope.file], [marketing.id, 'campaigns/autumn/notes.txt']);
+      await showOnly(s, 'History Search');
+      await s.click({ selector: `${s.pane('History Search')} .monaco-list-row`, hasText: 'added 1' });
+      const input = await waitFor(() => {
+        const i = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+        return i instanceof vscode.TabInputTextDiff && i.modified.toString() === working.toString() ? i : undefined;
+      }, { message: 'a diff against the working file' });
+      assert.equal(api.revisions.parseRevisionUri(input.original)?.path, 'campaigns/autumn/notes.txt');
+      await s.until(() => s.tabTitles(), (t) => t.some((x) => x.startsWith('notes.txt (') && x.endsWith('↔ working file')), 'the tab "… ↔ working file"');
+    } finally {
+      await cfg.update('search.compareWith', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('cancelling a site scan: no request starts after the cancel', async function () {
+    const s = screenOrSkip(this);
+    const acme = (await api.model.all()).find((x) => x.name === 'Acme Corporate')!;
+    api.revisions.store.invalidate();
+    api.revisions.store.cache.clear();
+    await control(url, 'config', { latencyMs: 1500 });
+    await control(url, 'reset-stats');
+    const running = vscode.commands.executeCommand('siteRevisions.searchHistory', { site: acme }, { query: { pattern: 'function' }, mode: 'changes' }) as Thenable<SearchRun>;
+    // Every worker waits for its reply (6 requests held by the latency): none is being sent now.
+    await waitFor(async () => (await stats()).inFlight >= 6, { timeoutMs: 20000, message: 'six requests in flight' });
+    const cancelAt = performance.timeOrigin + performance.now();
+    await vscode.commands.executeCommand('siteRevisions.cancelSearch');
+    const run = await running;
+    assert.equal(run.state, 'cancelled');
+    await waitFor(async () => (await stats()).inFlight === 0, { timeoutMs: 20000, message: 'the aborted requests end' });
+    const after = (await stats()).requests.filter((r) => r.arrivedAt > cancelAt);
+    assert.deepEqual(after.map((r) => r.operation), [], 'requests started after the cancel');
+    const contents = (await stats()).requests.filter((r) => r.operation === 'getRevisions').length;
+    assert.ok(contents < (await api.revisions.store.siteFiles(acme.id)).files.length, `the scan stopped before every file (${contents} asked)`);
+    await showOnly(s, 'History Search');
+    await s.until(() => s.rows('History Search'), (r) => /Cancelled after \d+ \/ \d+ files/.test(r[0] ?? ''), 'the cancelled search on screen');
+  });
+
+  it('signing out empties both views (nothing found for the account shows after it)', async function () {
+    const s = screenOrSkip(this);
+    await vscode.commands.executeCommand('siteRevisions.siteChanges', { site: marketing }, { period: { kind: 'today' } });
+    assert.ok(api.searchViews.history.searches.length > 0 && api.searchViews.changes.run);
+    try {
+      await vscode.commands.executeCommand('siteRevisions.signOut');
+      await showOnly(s, 'History Search');
+      await s.until(() => s.rows('History Search'), (r) => r.length === 0, 'no search row after sign-out');
+      await showOnly(s, 'Site Changes');
+      await s.until(() => s.rows('Site Changes'), (r) => r.length === 0, 'no Site Changes row after sign-out');
+      const welcome = await s.welcome('Site Changes');
+      assert.match(welcome.text, /Sign in to search the revision history/);
+    } finally {
+      await signInDemo(url);
+    }
+  });
+});
