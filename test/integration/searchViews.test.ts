@@ -311,6 +311,8 @@ describe('History Search and Site Changes', function () {
     const acme = (await api.model.all()).find((x) => x.name === 'Acme Corporate')!;
     api.revisions.store.invalidate();
     api.revisions.store.cache.clear();
+    // Contents kept on disk would answer the scan without a request: the scan must ask.
+    await (await api.cache.current())?.clear();
     await control(url, 'config', { latencyMs: 1500 });
     await control(url, 'reset-stats');
     const running = vscode.commands.executeCommand('siteRevisions.searchHistory', { site: acme }, { query: { pattern: 'function' }, mode: 'changes' }) as Thenable<SearchRun>;
