@@ -8,7 +8,7 @@ import { SERVER_TYPES, SITE_STRING_FIELDS, type Site } from '../../src/api/types
 import type { SiteNode } from '../../src/sites/sitesTree';
 import { DEMO } from '../server/demo';
 import { screenOrSkip, type Screen } from './screen';
-import { control, signInDemo, stubWindow } from './support';
+import { control, settled, signInDemo, stubWindow } from './support';
 import { ext, testService, waitFor } from './util';
 
 const TEAM = 'Team Intranet';
@@ -191,9 +191,20 @@ describe('Site edits, shared sites, several sites selected', function () {
     await s.openSitesView();
     const rowOf = (name: string) => ({ selector: `${s.pane('Sites')} .monaco-list-row`, hasText: name });
     await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith(a!)), 'the sites');
-    await s.click(rowOf(a!));
-    await s.click({ ...rowOf(b!), modifiers: ['Control'] });
-    await s.until(() => s.count({ selector: `${s.pane('Sites')} .monaco-list-row.selected` }), (n) => n === 2, 'two rows selected');
+    // The reseed's list is fetched behind the cached one: let it arrive before selecting.
+    await settled(api.scheduler, url);
+    const selected = () => s.texts({ selector: `${s.pane('Sites')} .monaco-list-row.selected` });
+    for (let attempt = 1; ; attempt++) {
+      await s.click(rowOf(a!));
+      await s.click({ ...rowOf(b!), modifiers: ['Control'] });
+      try {
+        await s.until(selected, (r) => r.length === 2 && r.some((x) => x.startsWith(a!)) && r.some((x) => x.startsWith(b!)), 'the two rows selected', 5000);
+        break;
+      } catch (e) {
+        // A refresh that redraws the tree meanwhile drops the selection: select again.
+        if (attempt >= 3) throw e;
+      }
+    }
     const menu = await contextMenu(s, rowOf(b!));
     assert.ok(menu.includes('Delete Site…') && menu.includes('Copy Site Details'), JSON.stringify(menu));
     for (const single of ['Edit Site…', 'Duplicate Site…', 'Map Site to Local Folder…', 'Open Web URL']) assert.ok(!menu.includes(single), `${single} is not offered: ${JSON.stringify(menu)}`);
