@@ -159,7 +159,7 @@ describe('Disk cache, offline and cancellation', function () {
 
       // Back: Retry (clicked on screen) fetches, and the mark goes.
       await control(url, 'config', { down: false });
-      await s.clickSideBarAction('Retry');
+      await s.clickViewAction('Sites', 'Retry');
       await s.until(() => s.sideBarText(), (t) => !/offline/i.test(t) && t.includes(ACME), 'the sites without the offline mark');
       await waitFor(() => api.model.state === 'ready', { message: `the view ready (${api.model.state})` });
       assert.equal(api.view.description, undefined);

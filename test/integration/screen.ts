@@ -239,11 +239,6 @@ export class Screen {
     return out;
   }
 
-  /** Clicks an action button of the side bar's title (or a pane header) by its label. */
-  clickSideBarAction(label: string): Promise<void> {
-    return this.click({ selector: `${SIDEBAR_ACTIONS}[aria-label="${label.replace(/"/g, '\\"')}"]` });
-  }
-
   /** The titles of the editor tabs, as drawn. */
   async tabTitles(): Promise<string[]> {
     return (await this.texts({ selector: '.part.editor .tabs-container .tab .label-name' })).map((t) => t.trim());
