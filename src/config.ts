@@ -16,6 +16,12 @@ export interface Settings {
   revisionPageSize: number;
   hideIdenticalRevisions: boolean;
   cacheSizeBytes: number;
+  /** Revision blame: the annotation on every line instead of the current line only. */
+  blameAllLines: boolean;
+  /** Gutter changes against the newest revision on the service (a quick diff per mapped folder). */
+  quickDiff: boolean;
+  /** The newer-revision alert checks a file at most once in this many ms (0: on every open or focus). */
+  alertThrottleMs: number;
 }
 
 function clamp(n: unknown, min: number, max: number, fallback: number): number {
@@ -33,6 +39,9 @@ export function readSettings(): Settings {
     revisionPageSize: Math.round(clamp(c.get('revisions.pageSize'), 5, 1000, 50)),
     hideIdenticalRevisions: c.get<boolean>('revisions.hideIdenticalToWorkingFile') === true,
     cacheSizeBytes: clamp(c.get('revisions.cacheSizeMB'), 1, 1024, 64) * 1024 * 1024,
+    blameAllLines: c.get<unknown>('blame.allLines') === true,
+    quickDiff: c.get<unknown>('quickDiff.enabled') !== false,
+    alertThrottleMs: clamp(c.get('newerRevisionAlert.throttleMinutes'), 0, 1440, 5) * 60_000,
   };
 }
 

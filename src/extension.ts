@@ -13,6 +13,7 @@ import { Notifier } from './ui/notify';
 import { registerLmTools } from './lm';
 import { registerRevisions, type RevisionsApi } from './revisions';
 import { setBackgroundSink } from './util/background';
+import { registerBlameView, type BlameViewApi } from './blameView';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
@@ -35,6 +36,7 @@ export interface ExtensionApi {
   log: Log;
   editors: typeof editors;
   revisions: RevisionsApi;
+  blameView: BlameViewApi;
   ready: Promise<void>;
 }
 
@@ -72,8 +74,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const started: { ready?: Promise<void> } = {};
   const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve() });
   context.subscriptions.push(...registerLmTools({ session, model, store: revisions.store, log }));
+  const blameView = registerBlameView({ session, model, revisions, log, notifier });
+  context.subscriptions.push(...blameView.disposables);
   const ready = (started.ready = startSession(session, log, notifier));
-  return TEST_HOOKS ? { context, session, model, tree, view, log, editors, revisions, ready } : undefined;
+  return TEST_HOOKS ? { context, session, model, tree, view, log, editors, revisions, blameView: blameView.api, ready } : undefined;
 }
 
 export function deactivate(): void {}
