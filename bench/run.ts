@@ -441,6 +441,8 @@ async function main(): Promise<number> {
       count('concurrentExpandSite', '10 identical concurrent site expansions', 1);
       count('concurrentExpandFile', '10 identical concurrent file expansions', 1);
       count('concurrentOpen', '10 identical concurrent opens', 1);
+      count('openWorkingFile', 'open a mapped working file: blame + gutter + newer-revision alert', 2, 'le');
+      count('openWorkingFileAgain', 'the same again within the alert’s throttle window', 0);
     }
 
     if (plain?.scale.length) {

@@ -19,6 +19,7 @@ import { sortNewestFirst } from '../revisions/ordering';
 import { digest } from '../revisions/store';
 import { relativeTime } from '../revisions/time';
 import { appendData } from '../ui/markdown';
+import { InFlight } from '../util/inflight';
 import { displayText } from '../util/text';
 import type { Listed, Target, WorkingFiles } from './workingFiles';
 
@@ -52,6 +53,7 @@ export class NewerRevisionAlert implements vscode.Disposable {
   private readonly newer = new Map<string, Newer>();
   /** The revision id the user dismissed for each file. */
   private readonly dismissed = new Map<string, string>();
+  private readonly inflight = new InFlight();
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(
@@ -83,8 +85,12 @@ export class NewerRevisionAlert implements vscode.Disposable {
     );
   }
 
-  /** Checks one working file, unless it was checked within the throttle time. */
-  async check(uri: vscode.Uri): Promise<CheckResult> {
+  /** Checks one working file, unless it was checked within the throttle time (a check under way is shared). */
+  check(uri: vscode.Uri): Promise<CheckResult> {
+    return this.inflight.run(key(uri), () => this.checkNow(uri));
+  }
+
+  private async checkNow(uri: vscode.Uri): Promise<CheckResult> {
     const k = key(uri);
     const now = Date.now();
     const last = this.lastCheck.get(k);
