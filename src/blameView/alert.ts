@@ -19,6 +19,9 @@ import { sortNewestFirst } from '../revisions/ordering';
 import { digest } from '../revisions/store';
 import { relativeTime } from '../revisions/time';
 import { appendData } from '../ui/markdown';
+
+/** Server strings in a trusted hover: no autolinks either. */
+const INERT = { noAutolinks: true };
 import { InFlight } from '../util/inflight';
 import { displayText } from '../util/text';
 import type { Listed, Target, WorkingFiles } from './workingFiles';
@@ -155,7 +158,7 @@ export class NewerRevisionAlert implements vscode.Disposable {
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = { enabledCommands: [COMPARE, DISMISS] };
     md.supportHtml = false;
-    appendData(md, vscode.l10n.t('A newer revision of {0} is on the service ({1}{2}); it differs from the file on disk.', fileName(c.found.target.path), exactDate(c.found.listed), who ? `, ${who}` : ''));
+    appendData(md, vscode.l10n.t('A newer revision of {0} is on the service ({1}{2}); it differs from the file on disk.', fileName(c.found.target.path), exactDate(c.found.listed), who ? `, ${who}` : ''), INERT);
     md.appendMarkdown(`\n\n[${vscode.l10n.t('Compare')}](command:${COMPARE}) · [${vscode.l10n.t('Dismiss')}](command:${DISMISS})`);
     this.item.tooltip = md;
     this.item.command = { command: COMPARE, title: vscode.l10n.t('Compare') };

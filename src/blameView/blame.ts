@@ -17,6 +17,9 @@ import { parseRevisionDate } from '../revisions/ordering';
 import { parseRevisionUri } from '../revisions/fileSystem';
 import { relativeTime } from '../revisions/time';
 import { appendData } from '../ui/markdown';
+
+/** Server strings in a trusted hover: no autolinks either. */
+const INERT = { noAutolinks: true };
 import { inform, message, plain } from '../ui/messages';
 import { displayText } from '../util/text';
 import type { Listed, Target, WorkingFiles } from './workingFiles';
@@ -212,20 +215,20 @@ export class RevisionBlame implements vscode.Disposable {
     const newest = s.revisions[s.revisions.length - 1]!;
     if (b.origin === 'local') {
       md.appendMarkdown('$(edit) **').appendText(vscode.l10n.t('not in any revision (local change)')).appendMarkdown('**\n\n');
-      appendData(md, vscode.l10n.t('The newest revision ({0}) does not have this line.', whenAndAuthor(newest, now))).appendMarkdown('\n\n');
+      appendData(md, vscode.l10n.t('The newest revision ({0}) does not have this line.', whenAndAuthor(newest, now)), INERT).appendMarkdown('\n\n');
       links.push(link(vscode.l10n.t('Compare with Its Previous Revision'), 'siteRevisions.compareWithWorking', newest));
     } else {
       const r = s.revisions[b.revision]!;
       if (b.origin === 'before') {
         md.appendMarkdown('$(history) **').appendText(vscode.l10n.t('before the oldest revision')).appendMarkdown('**\n\n');
-        appendData(md, vscode.l10n.t('The line is in the oldest revision kept ({0}) and unchanged since; it may be older.', whenAndAuthor(r, now))).appendMarkdown('\n\n');
+        appendData(md, vscode.l10n.t('The line is in the oldest revision kept ({0}) and unchanged since; it may be older.', whenAndAuthor(r, now)), INERT).appendMarkdown('\n\n');
       } else {
         md.appendMarkdown('$(git-commit) **');
-        appendData(md, displayText(r.item.author).trim() || vscode.l10n.t('unknown author')).appendMarkdown('** · ');
+        appendData(md, displayText(r.item.author).trim() || vscode.l10n.t('unknown author'), INERT).appendMarkdown('** · ');
         md.appendText(whenOf(r, now)).appendMarkdown(' · ');
-        appendData(md, vscode.l10n.t('revision {0}', r.item.id)).appendMarkdown('\n\n');
+        appendData(md, vscode.l10n.t('revision {0}', r.item.id), INERT).appendMarkdown('\n\n');
       }
-      appendData(md, exactDate({ time: r.time, item: r.item })).appendMarkdown('\n\n');
+      appendData(md, exactDate({ time: r.time, item: r.item }), INERT).appendMarkdown('\n\n');
       links.push(link(vscode.l10n.t('Compare with This Revision'), 'siteRevisions.compareWithWorking', r));
       if (b.origin === 'revision') links.push(link(vscode.l10n.t('Compare with Its Previous Revision'), 'siteRevisions.compareWithPrevious', r));
       links.push(link(vscode.l10n.t('Open Revision'), 'siteRevisions.openRevision', r));

@@ -76,7 +76,7 @@ export const THEMES = {
 const CLEAN: Step = { command: 'View: Close All Editors' };
 
 /** Maps the demo site Acme Corporate to the workspace folder (its files are Acme's). */
-const MAP_ACME: Step[] = [{ commandThenPick: 'Site Revisions: Map Site to Local Folder…' }, { pick: 'Acme Corporate' }, { pick: 'First workspace folder' }, { pause: 500 }];
+const MAP_ACME: Step[] = [{ open: 'Site Revisions' }, { row: 'Acme Corporate' }, { commandThenPick: 'Site Revisions: Map Site to Local Folder…' }, { pick: 'Acme Corporate' }, { pick: 'First workspace folder' }, { pause: 500 }];
 
 export const SHOTS: Shot[] = [
   { name: 'sites', steps: [CLEAN, { open: 'Site Revisions' }, { row: 'Acme Corporate' }, { pause: 1000 }] },
@@ -127,7 +127,7 @@ export const SHOTS: Shot[] = [
       { workingFile: { site: '1', path: 'index.php', replace: [['<main>\n', '<main>\n  <!-- draft: new banner -->\n']] } },
       { openFile: 'index.php' },
       { command: 'Site Revisions: Toggle Revision Blame' },
-      { line: 2 },
+      { line: 12 },
       { hover: { selector: '.part.editor .view-line span[class^="mtk"]', hasText: 'in_array' } },
       { pause: 800 },
     ],
@@ -151,7 +151,7 @@ export const SHOTS: Shot[] = [
       CLEAN,
       ...MAP_ACME,
       { workingFile: { site: '1', path: 'js/app.js', minutesAgo: 300 } },
-      { newRevision: { site: '1', path: 'js/app.js', replace: [['function () {\n  var menu', 'function () {\n  // checked by Maria\n  var menu']], author: 'maria@acme-corp.example', minutesAgo: 120 } },
+      { newRevision: { site: '1', path: 'js/app.js', replace: [['\n', '\n// checked by Maria\n']], author: 'maria@acme-corp.example', minutesAgo: 120 } },
       { openFile: 'app.js' },
       { waitFor: '.part.statusbar .statusbar-item:has-text("Changed on the service")' },
       { hover: { selector: '.part.statusbar .statusbar-item', hasText: 'Changed on the service' } },

@@ -127,6 +127,8 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     assert.ok(hover.includes(relativeTime(r1.time, Date.now())), hover);
     assert.ok(hover.includes(`${r1.date} UTC`), hover);
     for (const link of ['Compare with This Revision', 'Compare with Its Previous Revision', 'Open Revision']) assert.ok(hover.includes(link), `${link} in ${hover}`);
+    // The commands are the only links: the author's address is text.
+    assert.deepEqual((await s.texts({ selector: '.monaco-hover a:visible' })).map((x) => x.trim()), ['Compare with This Revision', 'Compare with Its Previous Revision', 'Open Revision']);
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(lineOf(doc, 'if (!in_array($page, $allowed, true)) {'), 2));
     const md = hovers.flatMap((h) => h.contents).find((c): c is vscode.MarkdownString => c instanceof vscode.MarkdownString && c.value.includes(r1.id))!;
     assert.deepEqual(md.isTrusted, { enabledCommands: ['siteRevisions.compareWithWorking', 'siteRevisions.compareWithPrevious', 'siteRevisions.openRevision'] });
