@@ -10,9 +10,9 @@ import type { ExtensionApi } from '../../src/extension';
 import { parseRevisionUri } from '../../src/revisions/fileSystem';
 import { relativeTime } from '../../src/revisions/time';
 import { DEMO } from '../server/demo';
-import { control, signInDemo } from './support';
+import { control, reseededAndSignedIn } from './support';
 import { screenOrSkip, type Screen } from './screen';
-import { ext, testService, waitFor, workspaceFolder } from './util';
+import { waitFor, workspaceFolder } from './util';
 
 interface ServiceRevision {
   id: string;
@@ -61,11 +61,7 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
   const annotation = (r: ServiceRevision) => `${r.author} · ${relativeTime(r.time, Date.now())}`;
 
   before(async () => {
-    url = (await testService()).url;
-    api = await ext<ExtensionApi>();
-    await api.ready;
-    await control(url, 'reseed');
-    await signInDemo(url);
+    ({ url, api } = await reseededAndSignedIn());
     api.model.refresh();
     const sites = await api.model.all();
     acmeId = sites.find((s) => s.name === 'Acme Corporate')!.id;
