@@ -59,6 +59,9 @@ function copyVscode(tag: string): unknown {
     registerFileSystemProvider: (scheme: string, p: vscode.FileSystemProvider, o?: { isCaseSensitive?: boolean; isReadonly?: boolean | vscode.MarkdownString }) =>
       vscode.workspace.registerFileSystemProvider(`${scheme}-${tag}`, p, o),
   });
+  // Language-model tools are named in package.json and cannot be suffixed: a copy's registration
+  // would replace the running extension's, and disposing the copy would leave none.
+  override('lm', { registerTool: () => new vscode.Disposable(() => undefined) });
   override('window', {
     createTreeView: () => stubTreeView(),
     // A log channel of its own: the extension's channel of the same name is shared, and the copy disposes its own.
