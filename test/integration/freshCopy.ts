@@ -1,8 +1,9 @@
 // A second copy of the extension in the running host, for what can only be seen at activation
 // (VS Code activates an extension once per host): dist/extension.js loaded again next to the
-// running one, on the real `vscode` API, except that command ids, the file system scheme and the
-// log channel's name get a suffix (they must be unique) and the tree view is a stub (a second view
-// with the same id would take over the real one). Each copy is compiled from a distinct source string (a trailing
+// running one, on the real `vscode` API, except that command ids, the file system scheme, the
+// webview panel serializer's view type and the log channel's name get a suffix (they must be
+// unique), the tree view is a stub (a second view with the same id would take over the real one)
+// and language-model tools are not registered. Each copy is compiled from a distinct source string (a trailing
 // comment) so V8's in-memory compilation cache cannot make it look cheaper. Used by the
 // activation benchmark and by the suites that check activation itself.
 import * as fs from 'node:fs';
@@ -59,14 +60,16 @@ function copyVscode(tag: string): unknown {
     registerFileSystemProvider: (scheme: string, p: vscode.FileSystemProvider, o?: { isCaseSensitive?: boolean; isReadonly?: boolean | vscode.MarkdownString }) =>
       vscode.workspace.registerFileSystemProvider(`${scheme}-${tag}`, p, o),
   });
-  // Language-model tools are named in package.json and cannot be suffixed: a copy's registration
-  // would replace the running extension's, and disposing the copy would leave none.
-  override('lm', { registerTool: () => new vscode.Disposable(() => undefined) });
   override('window', {
     createTreeView: () => stubTreeView(),
     // A log channel of its own: the extension's channel of the same name is shared, and the copy disposes its own.
     createOutputChannel: (name: string, options: { log: true }) => vscode.window.createOutputChannel(`${name} (${tag})`, options),
+    registerWebviewPanelSerializer: (viewType: string, serializer: vscode.WebviewPanelSerializer) => vscode.window.registerWebviewPanelSerializer(`${viewType}-${tag}`, serializer),
   });
+  // Tool names are declared once in package.json and registered once per host: a copy's tools
+  // are not registered (registering them again fails, and disposing the copy would unregister the
+  // running extension's tools).
+  override('lm', { registerTool: () => new vscode.Disposable(() => undefined) });
   return api;
 }
 

@@ -174,7 +174,7 @@ describe('Session', function () {
         const copy = loadFreshCopy(runningBundle(), `session${Date.now().toString(36)}`).activate(ctx)!;
         await copy.ready;
         assert.equal(copy.session.state, 'expired');
-        // Nothing is sent with refused credentials: the model answers with no site and says why.
+        // The view lists nothing and asks to sign in again (its welcome content), without a request.
         assert.deepEqual(await copy.model.all(), []);
         assert.equal(copy.model.state, 'expired');
         assert.deepEqual((await control(url, 'stats')).requests.map((r) => r.url), [], 'no request');
