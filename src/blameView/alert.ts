@@ -46,8 +46,8 @@ const key = (uri: vscode.Uri) => uri.toString();
 const encoder = new TextEncoder();
 
 export class NewerRevisionAlert implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('siteRevisions.newerRevision', vscode.StatusBarAlignment.Left, 100);
-  private readonly dismissItem = vscode.window.createStatusBarItem('siteRevisions.newerRevision.dismiss', vscode.StatusBarAlignment.Left, 99.9);
+  /** The two status-bar items, made when an alert is first shown (activation makes none). */
+  private items: { item: vscode.StatusBarItem; dismissItem: vscode.StatusBarItem } | undefined;
   /** When each file was last checked (epoch ms). */
   private readonly lastCheck = new Map<string, number>();
   /** Files checked once in this session (a later check asks the service again). */
@@ -64,13 +64,7 @@ export class NewerRevisionAlert implements vscode.Disposable {
     private readonly fresh: FreshReads,
     private readonly log: Log,
   ) {
-    this.item.name = vscode.l10n.t('Site Revisions: changed on the service');
-    this.dismissItem.name = vscode.l10n.t('Site Revisions: dismiss “changed on the service”');
-    this.dismissItem.text = '$(close)';
-    this.dismissItem.tooltip = vscode.l10n.t('Dismiss');
     this.subs.push(
-      this.item,
-      this.dismissItem,
       vscode.commands.registerCommand(COMPARE, () => this.compare()),
       vscode.commands.registerCommand(DISMISS, () => this.dismiss()),
       vscode.window.onDidChangeActiveTextEditor((e) => this.focused(e)),
@@ -143,28 +137,43 @@ export class NewerRevisionAlert implements vscode.Disposable {
     return { uri, found };
   }
 
+  private statusItems(): { item: vscode.StatusBarItem; dismissItem: vscode.StatusBarItem } {
+    if (!this.items) {
+      const item = vscode.window.createStatusBarItem('siteRevisions.newerRevision', vscode.StatusBarAlignment.Left, 100);
+      const dismissItem = vscode.window.createStatusBarItem('siteRevisions.newerRevision.dismiss', vscode.StatusBarAlignment.Left, 99.9);
+      item.name = vscode.l10n.t('Site Revisions: changed on the service');
+      dismissItem.name = vscode.l10n.t('Site Revisions: dismiss “changed on the service”');
+      dismissItem.text = '$(close)';
+      dismissItem.tooltip = vscode.l10n.t('Dismiss');
+      dismissItem.command = { command: DISMISS, title: vscode.l10n.t('Dismiss') };
+      this.items = { item, dismissItem };
+      this.subs.push(item, dismissItem);
+    }
+    return this.items;
+  }
+
   private show(): void {
     const c = this.current();
     if (!c) {
-      this.item.hide();
-      this.dismissItem.hide();
+      this.items?.item.hide();
+      this.items?.dismissItem.hide();
       return;
     }
+    const { item: bar, dismissItem } = this.statusItems();
     const { item, time } = c.found.listed;
     const when = relativeTime(time, Date.now(), translate, vscode.env.language);
     // `$(` would draw an icon: the author is data.
     const who = displayText(item.author).trim().replace(/\$\(/g, '$\u200b(');
-    this.item.text = `$(cloud-download) ${who ? vscode.l10n.t('Changed on the service · {0} · {1}', who, when) : vscode.l10n.t('Changed on the service · {0}', when)}`;
+    bar.text = `$(cloud-download) ${who ? vscode.l10n.t('Changed on the service · {0} · {1}', who, when) : vscode.l10n.t('Changed on the service · {0}', when)}`;
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = { enabledCommands: [COMPARE, DISMISS] };
     md.supportHtml = false;
     appendData(md, vscode.l10n.t('A newer revision of {0} is on the service ({1}{2}); it differs from the file on disk.', fileName(c.found.target.path), exactDate(c.found.listed), who ? `, ${who}` : ''), INERT);
     md.appendMarkdown(`\n\n[${vscode.l10n.t('Compare')}](command:${COMPARE}) · [${vscode.l10n.t('Dismiss')}](command:${DISMISS})`);
-    this.item.tooltip = md;
-    this.item.command = { command: COMPARE, title: vscode.l10n.t('Compare') };
-    this.dismissItem.command = { command: DISMISS, title: vscode.l10n.t('Dismiss') };
-    this.item.show();
-    this.dismissItem.show();
+    bar.tooltip = md;
+    bar.command = { command: COMPARE, title: vscode.l10n.t('Compare') };
+    bar.show();
+    dismissItem.show();
   }
 
   /** The working file ↔ the newer revision. */

@@ -47,24 +47,29 @@ export class RevisionBlame implements vscode.Disposable {
   private readonly states = new Map<string, BlameState>();
   /** Documents whose blame is being turned on (a second toggle meanwhile cancels it). */
   private readonly loading = new Map<string, { cancelled: boolean }>();
-  private readonly type = vscode.window.createTextEditorDecorationType({
-    after: { color: new vscode.ThemeColor('siteRevisions.blameAnnotationForeground'), margin: '0 0 0 3em', fontStyle: 'normal' },
-    rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
-  });
-  private readonly subs: vscode.Disposable[] = [];
+  /** The decoration and the listeners, made when blame is first turned on (activation makes none). */
+  private ui: { type: vscode.TextEditorDecorationType; subs: vscode.Disposable[] } | undefined;
 
   constructor(
     private readonly files: WorkingFiles,
     private readonly log: Log,
-  ) {
-    this.subs.push(
-      this.type,
-      vscode.workspace.onDidChangeTextDocument((e) => this.edited(e.document)),
-      vscode.workspace.onDidCloseTextDocument((d) => this.off(key(d.uri))),
-      vscode.window.onDidChangeTextEditorSelection((e) => this.render(e.textEditor)),
-      vscode.window.onDidChangeVisibleTextEditors(() => this.renderAll()),
-      vscode.languages.registerHoverProvider({ pattern: '**' }, { provideHover: (doc, pos) => this.hover(doc, pos) }),
-    );
+  ) {}
+
+  private start(): vscode.TextEditorDecorationType {
+    this.ui ??= {
+      type: vscode.window.createTextEditorDecorationType({
+        after: { color: new vscode.ThemeColor('siteRevisions.blameAnnotationForeground'), margin: '0 0 0 3em', fontStyle: 'normal' },
+        rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+      }),
+      subs: [
+        vscode.workspace.onDidChangeTextDocument((e) => this.edited(e.document)),
+        vscode.workspace.onDidCloseTextDocument((d) => this.off(key(d.uri))),
+        vscode.window.onDidChangeTextEditorSelection((e) => this.render(e.textEditor)),
+        vscode.window.onDidChangeVisibleTextEditors(() => this.renderAll()),
+        vscode.languages.registerHoverProvider({ pattern: '**' }, { provideHover: (doc, pos) => this.hover(doc, pos) }),
+      ],
+    };
+    return this.ui.type;
   }
 
   /** Whether blame is on for a document. */
@@ -90,6 +95,7 @@ export class RevisionBlame implements vscode.Disposable {
       inform(message('Revision blame works on working files: open the working file of this revision.'));
       return 'none';
     }
+    this.start();
     const job = { cancelled: false };
     this.loading.set(k, job);
     try {
@@ -153,7 +159,8 @@ export class RevisionBlame implements vscode.Disposable {
     if (!s) return;
     if (s.timer) clearTimeout(s.timer);
     this.states.delete(k);
-    for (const e of vscode.window.visibleTextEditors) if (key(e.document.uri) === k) e.setDecorations(this.type, []);
+    const type = this.ui?.type;
+    if (type) for (const e of vscode.window.visibleTextEditors) if (key(e.document.uri) === k) e.setDecorations(type, []);
   }
 
   /** An edit: the text is attributed again once typing pauses (nothing is requested). */
@@ -177,12 +184,13 @@ export class RevisionBlame implements vscode.Disposable {
   private render(editor: vscode.TextEditor): void {
     const s = this.states.get(key(editor.document.uri));
     if (!s) return;
+    const type = this.start();
     const doc = editor.document;
     const count = Math.min(doc.lineCount, s.attribution.lineCount);
     const lines = readSettings().blameAllLines ? Array.from({ length: count }, (_, i) => i) : [...new Set(editor.selections.map((sel) => sel.active.line))].filter((l) => l < count);
     const now = Date.now();
     editor.setDecorations(
-      this.type,
+      type,
       lines.map((line) => {
         const end = doc.lineAt(line).range.end;
         return { range: new vscode.Range(end, end), renderOptions: { after: { contentText: this.annotation(s, line, now) } } };
@@ -240,7 +248,8 @@ export class RevisionBlame implements vscode.Disposable {
   dispose(): void {
     for (const s of this.states.values()) if (s.timer) clearTimeout(s.timer);
     this.states.clear();
-    this.subs.forEach((d) => d.dispose());
+    if (this.ui) [this.ui.type, ...this.ui.subs].forEach((d) => d.dispose());
+    this.ui = undefined;
   }
 }
 
