@@ -16,7 +16,7 @@ import { displayText } from '../util/text';
 import { parseRevisionUri, revisionDocumentUri } from './fileSystem';
 import { FolderMapping } from './mapping';
 import { exactDate, fileName, LoadMoreNode, MappingNode, RevisionNode, revisionLabel, whenAndWho, type RevisionRef } from './nodes';
-import { safeSegments } from './safePath';
+import { locateSiteFiles } from './locate';
 import { relativeTime } from './time';
 import type { RevisionAddress } from './uri';
 
@@ -445,21 +445,12 @@ export class RevisionCommands {
 
   /** The sites (deepest mapped folder first) that list a revision path for a local file. */
   async findFile(uri: vscode.Uri): Promise<'unmapped' | { site: Site; path: string }[]> {
-    const matches = this.ctl.mapping.sitesContaining(uri);
-    if (!matches.length) return 'unmapped';
+    const found = await locateSiteFiles(uri, this.ctl.mapping, (siteId) => this.ctl.progress(this.ctl.store.siteFiles(siteId), !!this.ctl.store.peekSiteFiles(siteId)));
+    if (found === 'unmapped') return found;
     const out: { site: Site; path: string }[] = [];
-    for (const m of matches) {
-      const site = await this.ctl.site(m.siteId);
-      if (!site) continue;
-      const files = await this.ctl.progress(this.ctl.store.siteFiles(site.id), !!this.ctl.store.peekSiteFiles(site.id));
-      const want = m.segments.join('/');
-      const ci = uri.scheme === 'file' && (process.platform === 'win32' || process.platform === 'darwin');
-      for (const f of files.files) {
-        const s = safeSegments(f.path);
-        if (!s.ok) continue;
-        const got = s.segments.join('/');
-        if (got === want || (ci && got.toLowerCase() === want.toLowerCase())) out.push({ site, path: f.path });
-      }
+    for (const f of found) {
+      const site = await this.ctl.site(f.siteId);
+      if (site) out.push({ site, path: f.path });
     }
     return out;
   }

@@ -1,0 +1,49 @@
+// Which site files a local working file is: the sites whose mapped folder contains it (deepest
+// folder first), and on each, the revision path that names it — the exact path as Get Revision
+// Files listed it (compared segment by segment, ignoring case where the file system does).
+// Used by "Revisions of Active File" and by the editor features (blame, quick diff, alert).
+import * as vscode from 'vscode';
+import type { FolderModel } from './folders';
+import type { FolderMapping } from './mapping';
+import { safeSegments } from './safePath';
+
+export interface SiteFile {
+  siteId: string;
+  /** The exact path the service sent. */
+  path: string;
+  /** The mapped folder the working file is in. */
+  folder: vscode.Uri;
+}
+
+/**
+ * The site files of a local file: 'unmapped' when no mapped folder contains it, otherwise one
+ * entry per site that lists it (none when no site has revisions of it). `files(siteId)` gives
+ * a site's file list (the store's: one request per site until a refresh).
+ */
+export async function locateSiteFiles(uri: vscode.Uri, mapping: FolderMapping, files: (siteId: string) => Promise<FolderModel>): Promise<'unmapped' | SiteFile[]> {
+  const matches = mapping.sitesContaining(uri);
+  if (!matches.length) return 'unmapped';
+  const out: SiteFile[] = [];
+  for (const m of matches) {
+    for (const path of pathsOf(await files(m.siteId), m.segments, ignoresCase(uri))) out.push({ siteId: m.siteId, path, folder: m.folder });
+  }
+  return out;
+}
+
+/** Whether names of a working file's file system ignore case (for comparing paths). */
+export function ignoresCase(uri: vscode.Uri): boolean {
+  return uri.scheme === 'file' && (process.platform === 'win32' || process.platform === 'darwin');
+}
+
+/** The revision paths of a site's file list that name the working file at `segments` (relative to the mapped folder). */
+export function pathsOf(model: FolderModel, segments: readonly string[], ci: boolean): string[] {
+  const want = segments.join('/');
+  const out: string[] = [];
+  for (const f of model.files) {
+    const s = safeSegments(f.path);
+    if (!s.ok) continue;
+    const got = s.segments.join('/');
+    if (got === want || (ci && got.toLowerCase() === want.toLowerCase())) out.push(f.path);
+  }
+  return out;
+}
