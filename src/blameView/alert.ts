@@ -14,7 +14,7 @@ import type { ListReply, RevisionSummary } from '../api/types';
 import { readSettings } from '../config';
 import { translate } from '../l10n';
 import type { Log } from '../log';
-import { exactDate, fileName, revisionLabel } from '../revisions/nodes';
+import { exactDate, fileName, revisionTitle } from '../revisions/nodes';
 import { sortNewestFirst } from '../revisions/ordering';
 import { digest } from '../revisions/store';
 import { relativeTime } from '../revisions/time';
@@ -181,7 +181,7 @@ export class NewerRevisionAlert implements vscode.Disposable {
     const c = this.current();
     if (!c) return;
     const left = this.files.documentUri(c.found.target, c.found.listed);
-    const title = `${fileName(c.found.target.path)} (${revisionLabel(this.files.ref(c.found.target, c.found.listed)).when})`;
+    const title = revisionTitle(this.files.ref(c.found.target, c.found.listed));
     await vscode.commands.executeCommand('vscode.diff', left, c.uri, vscode.l10n.t('{0} ↔ working file', title), { preview: true });
   }
 

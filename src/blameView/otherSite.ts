@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { Site } from '../api/types';
 import { parseRevisionUri, revisionDocumentUri } from '../revisions/fileSystem';
 import { ignoresCase, pathsOf } from '../revisions/locate';
-import { fileName, revisionLabel } from '../revisions/nodes';
+import { revisionTitle } from '../revisions/nodes';
 import { safeSegments } from '../revisions/safePath';
 import type { SitesModel } from '../sites/sitesModel';
 import { inform, message, plain } from '../ui/messages';
@@ -49,7 +49,7 @@ export class OtherSiteCompare {
     }
     const ref = { site: other, path: found.path, item: found.newest.item, time: found.newest.time };
     const left = revisionDocumentUri(ref);
-    const name = `${fileName(found.path)} (${revisionLabel(ref).when})`;
+    const name = revisionTitle(ref);
     const thisSide = here.revision ? vscode.l10n.t('this revision') : vscode.l10n.t('working file');
     await vscode.commands.executeCommand('vscode.diff', left, uri, vscode.l10n.t('{0} on “{1}” ↔ {2}', name, displayText(other.name), thisSide), { preview: true });
     return { done: true, left, right: uri };

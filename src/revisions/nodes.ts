@@ -55,6 +55,11 @@ export function revisionLabel(ref: Pick<RevisionRef, 'time' | 'item' | 'site'>):
   return { when: who ? `${when}, ${who}` : when, of: vscode.l10n.t('{0}, revision {1}: ', displayText(ref.site.name) || vscode.l10n.t('(unnamed)'), displayText(ref.item.id)) };
 }
 
+/** `index.php (2024-05-01 15:45, alice)`: a revision as its own tab and the diff titles name it. */
+export function revisionTitle(ref: Pick<RevisionRef, 'time' | 'item' | 'site' | 'path'>): string {
+  return `${fileName(ref.path)} (${revisionLabel(ref).when})`;
+}
+
 /** The exact date, UTC and local (or the text as sent when it is not a date). */
 export function exactDate(ref: Pick<RevisionRef, 'time' | 'item'>): string {
   if (ref.time === undefined) return vscode.l10n.t('{0} (not a date)', displayText(ref.item.date) || vscode.l10n.t('no date'));

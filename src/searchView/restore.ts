@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Site } from '../api/types';
 import type { Log } from '../log';
 import type { RevisionsApi } from '../revisions';
-import { addRestoreEdit } from '../revisions/commands';
+import { addRestoreEdit } from '../revisions/workingFile';
 import { FolderMapping } from '../revisions/mapping';
 import { whenAndWho } from '../revisions/nodes';
 import { inform, message, plain, showWarning, type MessageText } from '../ui/messages';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import type { Outcome } from '../../src/revisions/commands';
+import type { Outcome } from '../../src/revisions/outcome';
 import type { FileNode, RevisionNode } from '../../src/revisions/nodes';
 import type { SiteNode } from '../../src/sites/sitesTree';
 import type { TreeNode } from '../../src/tree/node';

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import type { Outcome } from '../../src/revisions/commands';
+import type { Outcome } from '../../src/revisions/outcome';
 import type { FileNode, MessageNode, RevisionNode } from '../../src/revisions/nodes';
 import type { SiteNode } from '../../src/sites/sitesTree';
 import type { TreeNode } from '../../src/tree/node';

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { SiteRevisionClient } from '../../src/api/client';
 import type { FileNode, FolderNode, RevisionNode } from '../../src/revisions/nodes';
-import type { Outcome } from '../../src/revisions/commands';
+import type { Outcome } from '../../src/revisions/outcome';
 import type { SiteNode } from '../../src/sites/sitesTree';
 import type { TreeNode } from '../../src/tree/node';
 import { DEMO } from '../server/demo';

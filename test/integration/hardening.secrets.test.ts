@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { secretKey } from '../../src/auth/session';
-import type { Outcome } from '../../src/revisions/commands';
+import type { Outcome } from '../../src/revisions/outcome';
 import type { FileNode, FolderNode, RevisionNode } from '../../src/revisions/nodes';
 import type { SiteNode } from '../../src/sites/sitesTree';
 import type { TreeNode } from '../../src/tree/node';

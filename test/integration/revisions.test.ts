@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import type { RevisionSummary } from '../../src/api/types';
-import type { Outcome } from '../../src/revisions/commands';
+import type { Outcome } from '../../src/revisions/outcome';
 import type { FileNode, FolderNode, LoadMoreNode, MappingNode, MessageNode, RevisionNode } from '../../src/revisions/nodes';
 import type { SiteNode } from '../../src/sites/sitesTree';
 import type { TreeNode } from '../../src/tree/node';

@@ -1,0 +1,43 @@
+// The diff editor's size limit: a compare whose side is over `diffEditor.maxFileSize` is refused
+// before it is opened (VS Code would show an empty diff), with the way out offered.
+import * as vscode from 'vscode';
+import type { Log } from '../log';
+import { message, plain, showWarning } from '../ui/messages';
+import { background } from '../util/background';
+import type { RevisionRef } from './nodes';
+
+/** A size as a person reads it: bytes, KB or MB. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return vscode.l10n.t('{0} bytes', n);
+  if (n < 1024 * 1024) return vscode.l10n.t('{0} KB', (n / 1024).toFixed(1));
+  return vscode.l10n.t('{0} MB', (n / 1024 / 1024).toFixed(1));
+}
+
+/** `diffEditor.maxFileSize` in bytes (MB in the setting, default 50, 0 = no limit). */
+export function diffLimitBytes(): number | undefined {
+  const mb = vscode.workspace.getConfiguration('diffEditor').get<number>('maxFileSize', 50);
+  return typeof mb === 'number' && mb > 0 ? mb * 1024 * 1024 : undefined;
+}
+
+/**
+ * True when every side fits the diff editor. Otherwise says which side is over the limit and
+ * offers to open the revisions in `openable` read-only or to change the limit; false.
+ */
+export function fitsDiff(log: Log, sides: { name: string; bytes: number }[], openable: RevisionRef[]): boolean {
+  const limit = diffLimitBytes();
+  const over = limit === undefined ? undefined : sides.find((s) => s.bytes > limit);
+  if (!over || limit === undefined) return true;
+  const msg = message("{0} is {1}, over the diff editor's limit of {2} (setting {3}), so it is not compared.", plain(over.name), plain(formatBytes(over.bytes)), plain(formatBytes(limit)), plain('diffEditor.maxFileSize'));
+  log.info(msg);
+  const open = vscode.l10n.t('Open Read-Only');
+  const settings = vscode.l10n.t('Change the Limit');
+  // What the user picks runs as that command would: its failure is shown like every other.
+  background(
+    'The message about a diff over the size limit',
+    showWarning(msg, open, settings).then(async (pick) => {
+      if (pick === open) for (const r of openable) await vscode.commands.executeCommand('siteRevisions.openRevision', r);
+      else if (pick === settings) await vscode.commands.executeCommand('workbench.action.openSettings', 'diffEditor.maxFileSize');
+    }),
+  );
+  return false;
+}
