@@ -122,7 +122,7 @@ interface Auth {
 }
 
 export class SiteRevisionClient {
-  /** The normalised base URL (no credentials, query or fragment). */
+  /** The normalized base URL (no credentials, query or fragment). */
   readonly baseUrl: string;
   private readonly origin: string;
   private readonly prefix: string;

@@ -38,7 +38,7 @@ export function statusError(operation: string, status: number, retryAfterMs: num
   return status === 401 ? new AuthError(operation, message ?? 'HTTP 401') : new HttpStatusError(operation, status, retryAfterMs, message ?? excerpt(text, redact));
 }
 
-/** The `error` of a `{success:false, error}` body, sanitised; undefined when the body is not that. */
+/** The `error` of a `{success:false, error}` body, sanitized; undefined when the body is not that. */
 function serviceMessageOf(text: string, redact: Redactor): string | undefined {
   try {
     const json: unknown = JSON.parse(text);

@@ -18,7 +18,7 @@ export type SiteStringField = (typeof SITE_STRING_FIELDS)[number];
 export const SITE_SECRET_FIELDS = ['ftp_pass', 'db_password'] as const;
 export type SiteSecretField = (typeof SITE_SECRET_FIELDS)[number];
 
-/** A site as returned by Get Sites. Missing string fields are normalised to '' and numbers to strings. */
+/** A site as returned by Get Sites. Missing string fields are normalized to '' and numbers to strings. */
 export type Site = { [K in SiteStringField]: string } & { shared: boolean };
 
 /** Fields Save Site accepts besides the authentication parameters, `new` and `site`. */

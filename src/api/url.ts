@@ -10,7 +10,7 @@ export interface ServiceUrl {
   origin: string;
   /** The path without trailing slashes ('' for none). */
   prefix: string;
-  /** origin + prefix: the normalised base URL. */
+  /** origin + prefix: the normalized base URL. */
   base: string;
   /** The base as a URL (no userinfo, query or fragment). */
   url: URL;
@@ -75,7 +75,7 @@ export function isLoopbackHost(hostname: string): boolean {
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)) return true;
   if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
-  // IPv4-mapped loopback as normalised by URL: ::ffff:7f00:1 … ::ffff:7fff:ffff
+  // IPv4-mapped loopback as normalized by URL: ::ffff:7f00:1 … ::ffff:7fff:ffff
   return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
 }
 

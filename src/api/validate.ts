@@ -1,6 +1,6 @@
 // Runtime validation of the service's replies into the typed model of ./types.ts.
 // Pure functions: no I/O, no vscode. Every problem becomes an InvalidReplyError whose message
-// names the offending field and carries a short, sanitised excerpt (never a secret).
+// names the offending field and carries a short, sanitized excerpt (never a secret).
 
 import { AuthError, InvalidReplyError, ServiceError } from './errors';
 import { SITE_SECRET_FIELDS, type ListIssues, type ListReply, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteStringField } from './types';

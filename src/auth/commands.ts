@@ -10,7 +10,7 @@ import { message, plain, showError, showInfo } from '../ui/messages';
 import { describeError, type Notifier } from '../ui/notify';
 import { background } from '../util/background';
 import { isLoopbackHost } from '../api/url';
-import { normaliseServiceUrl, type Session } from './session';
+import { normalizeServiceUrl, type Session } from './session';
 
 export interface SignInArgs {
   serviceUrl: string;
@@ -31,7 +31,7 @@ async function promptCredentials(session: Session, prev?: Partial<SignInArgs>): 
     placeHolder: 'https://example.com',
     value: prev?.serviceUrl ?? (readSettings().serviceUrl || session.account?.serviceUrl || ''),
     validateInput: (v) => {
-      const n = normaliseServiceUrl(v);
+      const n = normalizeServiceUrl(v);
       return 'error' in n ? n.error : undefined;
     },
   });
@@ -67,7 +67,7 @@ export async function signInWith(session: Session, args: SignInArgs): Promise<vo
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing in to Site Revisions…'), cancellable: true },
     (_p, token) => session.signIn(args.serviceUrl, creds, token),
   );
-  // Remember the URL the session normalised and verified, for the next sign-in prompt.
+  // Remember the URL the session normalized and verified, for the next sign-in prompt.
   const url = session.account?.serviceUrl;
   if (url && readSettings().serviceUrl !== url) await setServiceUrl(url);
 }

@@ -44,9 +44,9 @@ export function secretKey(serviceUrl: string, email: string, what: 'password' | 
 
 /**
  * Checks a service URL typed by the user with the client's own parser (src/api/url.ts), refusing
- * what the client would silently drop; returns a translated error message or the normalised URL.
+ * what the client would silently drop; returns a translated error message or the normalized URL.
  */
-export function normaliseServiceUrl(input: string): { url: string } | { error: string } {
+export function normalizeServiceUrl(input: string): { url: string } | { error: string } {
   const u = parseServiceUrl(input);
   if ('error' in u) {
     return { error: u.error === 'not-a-url' ? vscode.l10n.t('Enter a full URL such as {0}', 'https://example.com') : vscode.l10n.t('The service URL must start with {0}', 'https://') };
@@ -135,7 +135,7 @@ export class Session extends Disposable {
    * Throws the client's typed error when the service refuses them.
    */
   async signIn(serviceUrl: string, creds: Credentials, token?: vscode.CancellationToken): Promise<void> {
-    const norm = normaliseServiceUrl(serviceUrl);
+    const norm = normalizeServiceUrl(serviceUrl);
     if ('error' in norm) throw new Error(norm.error);
     const account: Account = { serviceUrl: norm.url, email: creds.email.trim() };
     const trial = this.makeClient(account.serviceUrl, { ...creds, email: account.email });

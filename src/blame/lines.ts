@@ -1,7 +1,7 @@
 // Lines as VS Code numbers them, for blame (plain Node; no `vscode`).
 //
 // - A line ends at "\r\n", "\n" or a lone "\r" — the three terminators VS Code's text model
-//   recognises — so line i here is line i of the editor (TextDocument.lineAt(i)). A text has one
+//   recognizes — so line i here is line i of the editor (TextDocument.lineAt(i)). A text has one
 //   line more than it has terminators: "" is one empty line, "a\n" is "a" and an empty last line.
 // - Lines are compared without their terminators: a revision that only turned CRLF into LF, or
 //   added or removed the newline at the end of the file, changes no line's content. Adding a final

@@ -1,7 +1,7 @@
 // Language-model tools: the service's history for VS Code's agents (chat, Copilot and others),
 // read-only. Each tool is declared in package.json (`languageModelTools`, shown only while signed
 // in) and registered here. They read through the same session, request path and caches as the
-// views, so an answer the tree already loaded costs no request; they honour the cancellation
+// views, so an answer the tree already loaded costs no request; they honor the cancellation
 // token; signed out, they answer so (no sign-in prompt: the agent tells the user).
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';

@@ -4,7 +4,7 @@
 //
 // The path is the file's own path, so VS Code picks the language mode, the file icon and the
 // breadcrumbs from it; its folders are the display segments (empty segments dropped, control
-// characters shown as U+FFFD, `.`/`..` shown as one/two dot leaders so no URI normaliser can
+// characters shown as U+FFFD, `.`/`..` shown as one/two dot leaders so no URI normalizer can
 // resolve them). The query is a JSON object (part of the URI's identity): the site and revision
 // ids, the exact raw path (any path — `?`, `#`, `%`, spaces, backslashes, non-ASCII, NUL, even
 // lone surrogates, which JSON escapes — round-trips), and the two texts of the label.

@@ -193,7 +193,7 @@ function byNewest(a: DatedRevision, b: DatedRevision): number {
   return compareNewestFirst({ item: a, time: a.time }, { item: b, time: b.time });
 }
 
-function normaliseAuthor(a: string): string {
+function normalizeAuthor(a: string): string {
   return a.trim().toLowerCase();
 }
 
@@ -217,7 +217,7 @@ export class SiteChangesBuilder {
   ) {
     this.zone = new Zone(filter.timeZone, t);
     this.start = periodStart(filter.period, filter.now, this.zone, t);
-    const authors = (filter.authors ?? []).map(normaliseAuthor).filter((a) => a !== '');
+    const authors = (filter.authors ?? []).map(normalizeAuthor).filter((a) => a !== '');
     this.authorSet = authors.length ? new Set(authors) : undefined;
   }
 
@@ -246,7 +246,7 @@ export class SiteChangesBuilder {
         continue;
       }
       if (!newest || byNewest(rev, newest) < 0) newest = rev;
-      const key = normaliseAuthor(author);
+      const key = normalizeAuthor(author);
       if (!this.authorsSeen.has(key)) this.authorsSeen.set(key, author);
       if (this.authorSet && !this.authorSet.has(key)) continue;
       shown.push(rev);

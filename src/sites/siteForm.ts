@@ -103,17 +103,17 @@ export const SERVER_TYPE_INFO: Record<ServerType, ServerTypeInfo> = {
   Dropbox: {
     label: 'Dropbox',
     connectionTitle: 'Dropbox',
-    note: 'Access to your Dropbox is authorised through the service, not here: only the folder is set in this form.',
+    note: 'Access to your Dropbox is authorized through the service, not here: only the folder is set in this form.',
   },
   GDrive: {
     label: 'Google Drive',
     connectionTitle: 'Google Drive',
-    note: 'Access to your Google Drive is authorised through the service, not here: only the folder is set in this form.',
+    note: 'Access to your Google Drive is authorized through the service, not here: only the folder is set in this form.',
   },
   GDriveLimited: {
     label: 'Google Drive (limited access)',
     connectionTitle: 'Google Drive (limited access)',
-    note: 'Access to your Google Drive is authorised through the service, not here: only the folder is set in this form.',
+    note: 'Access to your Google Drive is authorized through the service, not here: only the folder is set in this form.',
   },
   WebDAV: { label: 'WebDAV', connectionTitle: 'WebDAV server', note: '' },
   AmazonS3: { label: 'Amazon S3', connectionTitle: 'Amazon S3 bucket', note: '' },
@@ -544,7 +544,7 @@ export function defaultsByType(): Record<ServerType, Partial<FormValues>> {
 const FLAG_SET: readonly string[] = SAVE_SITE_FLAG_FIELDS;
 const SECRET_SET: readonly string[] = SITE_SECRET_FIELDS;
 
-function normaliseFlag(v: string): string {
+function normalizeFlag(v: string): string {
   const t = v.trim().toLowerCase();
   return t === '1' || t === 'true' || t === 'yes' || t === 'on' ? '1' : '0';
 }
@@ -560,7 +560,7 @@ export function siteToForm(site: Site): FormValues {
     const raw = site[f];
     const v = typeof raw === 'string' ? raw : raw == null ? '' : String(raw);
     if (SECRET_SET.includes(f)) out[f] = '';
-    else if (FLAG_SET.includes(f)) out[f] = normaliseFlag(v);
+    else if (FLAG_SET.includes(f)) out[f] = normalizeFlag(v);
     else out[f] = v;
   }
   const port = out.port.trim();

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { requireServiceUrl } from '../api/url';
 
 /**
- * The folder name for an account: 32 hex digits of SHA-256 over the service's normalised base
+ * The folder name for an account: 32 hex digits of SHA-256 over the service's normalized base
  * URL (origin and path prefix, without credentials, query or fragment) and the email as typed
  * (trimmed). Throws TypeError for an unusable service URL.
  */

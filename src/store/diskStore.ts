@@ -71,7 +71,7 @@ export class DiskStore {
   /** Open and usable (maxBytes > 0 and the folder could be set up). */
   private open = false;
   private disposed = false;
-  /** Serialises everything that changes the index or the files. */
+  /** Serializes everything that changes the index or the files. */
   private chain: Promise<unknown> = Promise.resolve();
   private flushTimer: NodeJS.Timeout | undefined;
   private compacting = false;

@@ -1,7 +1,7 @@
 // Hardening of the Sites view, the site editor and the transport settings, in the real extension
 // host: hostile site data from the service (markup, markdown command links, bidi overrides,
 // control characters, 4 KB values, duplicate ids, prototype-named types) is shown only as data,
-// and the siteRevisions.caFile setting is honoured end to end for a self-signed service.
+// and the siteRevisions.caFile setting is honored end to end for a self-signed service.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -267,7 +267,7 @@ describe('Hardening: sites', function () {
     }
   });
 
-  it('honours siteRevisions.caFile end to end: a self-signed service fails with the certificate problem and a next step, then works with the CA file', async () => {
+  it('honors siteRevisions.caFile end to end: a self-signed service fails with the certificate problem and a next step, then works with the CA file', async () => {
     const tls: RawServer = await startRawServer({ body: { success: true, sites: [site({ id: '900', name: 'Behind a private CA', server_type: 'SFTP' })] } }, { tls: { cert: TEST_CERT, key: TEST_KEY } });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-ca-'));
     const creds = { serviceUrl: tls.url, email: 'ca@example.com', password: 'ca-test-pw' };

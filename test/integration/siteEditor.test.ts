@@ -95,7 +95,7 @@ describe('Screen: the site editor’s own form, typed into and clicked', functio
     assert.equal(await s.count(field('port')), 0, 'no port for S3');
     await s.selectOption({ ...field('server_type'), value: 'Dropbox' });
     await s.until(() => s.count(field('domain')), (n) => n === 0, 'no host for Dropbox');
-    assert.match((await s.texts(form('.note'))).join(' '), /authorised through the service/);
+    assert.match((await s.texts(form('.note'))).join(' '), /authorized through the service/);
   });
 
   it('a value the rules refuse shows its message at the field and in the banner; nothing is sent', async () => {

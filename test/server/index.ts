@@ -180,7 +180,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-function normaliseFault(f: FaultKind | FaultSpec): FaultSpec {
+function normalizeFault(f: FaultKind | FaultSpec): FaultSpec {
   const spec = typeof f === 'string' ? { kind: f } : f;
   if (!spec || !ALL_FAULT_KINDS.includes(spec.kind)) throw new Error(`Unknown fault kind: ${String(spec?.kind ?? f)}`);
   if (spec.retryAfterSeconds !== undefined && !(Number.isFinite(spec.retryAfterSeconds) && spec.retryAfterSeconds >= 0)) {
@@ -203,11 +203,11 @@ function applyConfig(state: State, c: ServiceConfig): void {
   }
   if (c.faultKinds !== undefined) {
     if (!Array.isArray(c.faultKinds)) throw new Error('faultKinds must be an array');
-    next.faultKinds = c.faultKinds.length ? c.faultKinds.map((k) => normaliseFault(k).kind) : [...FAULT_KINDS];
+    next.faultKinds = c.faultKinds.length ? c.faultKinds.map((k) => normalizeFault(k).kind) : [...FAULT_KINDS];
   }
   if (c.failNext !== undefined) {
     if (!Array.isArray(c.failNext)) throw new Error('failNext must be an array');
-    next.failNext = c.failNext.map(normaliseFault);
+    next.failNext = c.failNext.map(normalizeFault);
   }
   if (c.seed !== undefined) {
     if (!(typeof c.seed === 'number' && Number.isSafeInteger(c.seed) && c.seed >= 0)) throw new Error('seed must be a whole number >= 0');

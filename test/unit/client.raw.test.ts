@@ -196,7 +196,7 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
   });
 
   describe('reply validation', () => {
-    it('normalises every Site field: numbers, null, missing, booleans, shared variants; drops extras', async () => {
+    it('normalizes every Site field: numbers, null, missing, booleans, shared variants; drops extras', async () => {
       const full = Object.fromEntries(SITE_STRING_FIELDS.map((f) => [f, `v-${f}`]));
       server.setHandler(ok({
         sites: [
@@ -584,7 +584,7 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
       assert.equal(server.requests.length, 6, '500 is not retried');
     });
 
-    it('Retry-After is honoured between attempts', async () => {
+    it('Retry-After is honored between attempts', async () => {
       const c = client({ retries: 1, retryBaseDelayMs: 1 });
       server.setHandler([{ status: 503, headers: { 'retry-after': '1' } }, ok({ sites: [] })]);
       await c.getSites();

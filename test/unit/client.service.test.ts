@@ -253,7 +253,7 @@ describe('SiteRevisionClient (local service)', function () {
       assert.equal(service.count('getRevision'), 4);
     });
 
-    it('Retry-After from the service is honoured within the time-out', async () => {
+    it('Retry-After from the service is honored within the time-out', async () => {
       service.configure({ failNext: [{ kind: 'http503', retryAfterSeconds: 1 }] });
       const seen: RequestEvent[] = [];
       await client(DEMO.user, { timeoutMs: 10_000, onEvent: (e) => seen.push(e) }).getSites();

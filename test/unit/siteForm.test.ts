@@ -333,7 +333,7 @@ describe('siteForm', () => {
       assert.deepEqual(storedPasswords(undefined), NOT_EDITED);
     });
 
-    it('normalises flags, port, logon_type and the server type spelling', () => {
+    it('normalizes flags, port, logon_type and the server type spelling', () => {
       const v = siteToForm(makeSite({ pasv: 'true', encryption: '', s3_public: '2', check_out: '1', port: '0', logon_type: 'KEY', server_type: 'sftp' }));
       assert.equal(v.pasv, '1');
       assert.equal(v.encryption, '0');
@@ -499,7 +499,7 @@ describe('siteForm', () => {
   });
 
   describe('updateFields (edit: every field, the unchanged ones as stored)', () => {
-    // Stored values the form would normalise ('ftp', 'Yes', '021'): an unchanged field must go back exactly as stored.
+    // Stored values the form would normalize ('ftp', 'Yes', '021'): an unchanged field must go back exactly as stored.
     const stored = (type: string) =>
       makeSite({
         server_type: type, domain: 'host.example', logon_type: 'key', ftp_user: 'u', ftp_pass: 'stored-pass', dir: '/d', port: '021', pasv: 'Yes',

@@ -80,7 +80,7 @@ describe('disk store: every content of a file in one request', function () {
   });
 
   it('falls back to one Get Revision per revision, at background priority, when the service leaves content out', async () => {
-    // A service that ignores no_content=0 (the local service honours it): a canned one on loopback.
+    // A service that ignores no_content=0 (the local service honors it): a canned one on loopback.
     const ids = ['11', '12', '13', '14', '15', '16', '17', '18'];
     const raw = await startRawServer((req) => {
       const q = new URL(req.url, 'http://x').searchParams;

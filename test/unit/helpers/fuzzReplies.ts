@@ -15,7 +15,7 @@ export class Raw {
   constructor(readonly text: string) {}
 }
 
-/** JSON serialiser that writes Raw values verbatim; `undefined` members are left out like JSON.stringify does. */
+/** JSON serializer that writes Raw values verbatim; `undefined` members are left out like JSON.stringify does. */
 export function serialize(v: unknown): string {
   if (v instanceof Raw) return v.text;
   if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? 'null' : serialize(x))).join(',')}]`;
@@ -169,7 +169,7 @@ function siteArb(secret: string): fc.Arbitrary<Record<string, unknown>> {
   return fc.record(fields);
 }
 
-function normalisedSite(s: Record<string, unknown>): Record<string, unknown> {
+function normalizedSite(s: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of SITE_STRING_FIELDS) out[f] = String(s[f]);
   out.shared = s.shared;
@@ -185,7 +185,7 @@ function validArb(op: OpName, secret: string): fc.Arbitrary<Valid> {
     case 'getSites':
       return fc.array(siteArb(secret), { maxLength: 4 }).map((sites) => ({
         body: { success: true, sites },
-        expected: () => sites.map(normalisedSite),
+        expected: () => sites.map(normalizedSite),
       }));
     case 'saveSite':
       return fc.option(idValue(secret), { nil: undefined }).map((site) => ({

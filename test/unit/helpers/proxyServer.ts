@@ -54,7 +54,7 @@ export async function startProxyServer(initial: ProxyServerOptions = {}): Promis
   const records: ProxyRecord[] = [];
   const sockets = new Set<net.Socket>();
 
-  const authorised = (headers: http.IncomingHttpHeaders): boolean => !opts.requireAuthorization || headers['proxy-authorization'] === opts.requireAuthorization;
+  const authorized = (headers: http.IncomingHttpHeaders): boolean => !opts.requireAuthorization || headers['proxy-authorization'] === opts.requireAuthorization;
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -83,7 +83,7 @@ export async function startProxyServer(initial: ProxyServerOptions = {}): Promis
         return answer(400, 'a proxy needs an absolute-form request URL');
       }
       if (target.protocol !== 'http:') return answer(400, 'only http targets are forwarded; use CONNECT for https');
-      if (!authorised(req.headers)) return answer(407, 'proxy authentication required', { 'proxy-authenticate': 'Basic realm="test proxy"' });
+      if (!authorized(req.headers)) return answer(407, 'proxy authentication required', { 'proxy-authenticate': 'Basic realm="test proxy"' });
       const headers: http.OutgoingHttpHeaders = {};
       for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = v;
       headers['content-length'] = String(body.length);
@@ -125,7 +125,7 @@ export async function startProxyServer(initial: ProxyServerOptions = {}): Promis
     };
     const hp = splitHostPort(req.url ?? '');
     if (!hp) return refuse(400, 'Bad Request');
-    if (!authorised(req.headers)) return refuse(407, 'Proxy Authentication Required', 'proxy-authenticate: Basic realm="test proxy"\r\n');
+    if (!authorized(req.headers)) return refuse(407, 'Proxy Authentication Required', 'proxy-authenticate: Basic realm="test proxy"\r\n');
     if (opts.refuseConnect) return refuse(opts.refuseConnect, 'Refused');
     const upstream = net.connect({ host: hp.host, port: hp.port });
     sockets.add(upstream);
