@@ -446,6 +446,8 @@ async function main(): Promise<number> {
       count('compareLargerThanCache', 'compare it with previous', 1, 'le');
       count('reopenAfterReload', 'after a window reload: reopen a revision (from disk)', 0);
       count('expandCachedSiteAfterReload', 'after a window reload: expand the cached 100,000-file site (nodes from disk, then the refresh behind)', 1);
+      count('openWorkingFile', 'open a mapped working file: blame + gutter + newer-revision alert', 2, 'le');
+      count('openWorkingFileAgain', 'the same again within the alert’s throttle window', 0);
     }
 
     if (plain?.scale.length) {

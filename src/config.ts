@@ -20,6 +20,12 @@ export interface Settings {
   diskCacheBytes: number;
   /** Requests in flight to the service at once (the one request scheduler). */
   requestConcurrency: number;
+  /** Revision blame: the annotation on every line instead of the current line only. */
+  blameAllLines: boolean;
+  /** Gutter changes against the newest revision on the service (a quick diff per mapped folder). */
+  quickDiff: boolean;
+  /** The newer-revision alert checks a file at most once in this many ms (0: on every open or focus). */
+  alertThrottleMs: number;
   /** What a History Search result opens against: the revision before it, or the working file. */
   searchCompareWith: 'previous' | 'workingFile';
 }
@@ -41,6 +47,9 @@ export function readSettings(): Settings {
     cacheSizeBytes: clamp(c.get('revisions.cacheSizeMB'), 1, 1024, 64) * 1024 * 1024,
     diskCacheBytes: Math.round(clamp(c.get('cache.maxSizeMB'), 0, 65536, 512) * 1024 * 1024),
     requestConcurrency: Math.round(clamp(c.get('requestConcurrency'), 1, 32, 6)),
+    blameAllLines: c.get<unknown>('blame.allLines') === true,
+    quickDiff: c.get<unknown>('quickDiff.enabled') !== false,
+    alertThrottleMs: clamp(c.get('newerRevisionAlert.throttleMinutes'), 0, 1440, 5) * 60_000,
     searchCompareWith: c.get('search.compareWith') === 'workingFile' ? 'workingFile' : 'previous',
   };
 }

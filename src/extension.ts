@@ -18,6 +18,7 @@ import { setBackgroundSink } from './util/background';
 import { AccountCache } from './cache/accountCache';
 import { RequestScheduler } from './scheduler';
 import { readSettings } from './config';
+import { registerBlameView, type BlameViewApi } from './blameView';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
@@ -44,6 +45,7 @@ export interface ExtensionApi {
   revisions: RevisionsApi;
   searchViews: SearchViewsApi;
   lmTools: HistoryTools;
+  blameView: BlameViewApi;
   ready: Promise<void>;
 }
 
@@ -94,9 +96,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve(), cache, view });
   const lm = registerLmTools({ session, model, store: revisions.store, log });
   context.subscriptions.push(...lm.disposables);
+  const blameView = registerBlameView({ session, model, revisions, log, notifier });
+  context.subscriptions.push(...blameView.disposables);
   const searchViews = registerSearchViews({ session, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
-  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, searchViews, lmTools: lm.tools, ready } : undefined;
+  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, lmTools: lm.tools, blameView: blameView.api, searchViews, ready } : undefined;
 }
 
 export function deactivate(): void {}

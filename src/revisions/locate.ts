@@ -1,7 +1,8 @@
 // Which site files a local working file is: the sites whose mapped folder contains it (deepest
 // folder first), and on each, the revision path that names it — the exact path as Get Revision
 // Files listed it (compared segment by segment, ignoring case where the file system does).
-// Used by "Revisions of Active File" and by the scope of the search views.
+// Used by "Revisions of Active File", the scope of the search views and the editor features
+// (blame, quick diff, alert).
 import * as vscode from 'vscode';
 import type { FolderModel } from './folders';
 import type { FolderMapping } from './mapping';

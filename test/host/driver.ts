@@ -23,6 +23,7 @@ export interface Target {
 
 export type DriverRequest =
   | ({ op: 'texts' } & Target)
+  | ({ op: 'renderedTexts' } & Target)
   | ({ op: 'count' } & Target)
   | ({ op: 'attribute'; name: string } & Target)
   | ({ op: 'value' } & Target)
@@ -62,6 +63,24 @@ async function perform(page: Page, r: DriverRequest): Promise<unknown> {
   switch (r.op) {
     case 'texts':
       return locate(page, { ...r, nth: undefined }).allInnerTexts();
+    case 'renderedTexts':
+      // innerText leaves out what CSS draws (`::before` / `::after` content, e.g. an editor's
+      // after-decorations): walk each match and put that content where it is drawn.
+      return locate(page, { ...r, nth: undefined }).evaluateAll((els) => {
+        const generated = (el: Element, pseudo: '::before' | '::after'): string => {
+          const c = getComputedStyle(el, pseudo).content;
+          if (!c || c === 'none' || c === 'normal' || !c.startsWith('"')) return '';
+          return c.slice(1, -1).replace(/\\([0-9a-fA-F]{1,6}) ?|\\(.)/g, (_m, hex: string | undefined, ch: string | undefined) => (hex ? String.fromCodePoint(parseInt(hex, 16)) : (ch ?? '')));
+        };
+        const walk = (n: Node): string => {
+          if (n.nodeType === Node.TEXT_NODE) return n.textContent ?? '';
+          if (!(n instanceof Element)) return '';
+          let out = generated(n, '::before');
+          for (const child of Array.from(n.childNodes)) out += walk(child);
+          return out + generated(n, '::after');
+        };
+        return els.map((el) => walk(el));
+      });
     case 'count':
       return locate(page, { ...r, nth: undefined }).count();
     case 'attribute':

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Cleanup, log, makeRunDir, repoRoot, runMain } from './common';
 import { startDemo } from './demo';
+import { DEMO } from '../server/demo';
 import { ensureAll } from './install';
 import { openWorkbench, type Workbench } from './workbench';
 import { writeWorkspace } from './workspace';
@@ -37,8 +38,26 @@ export type Step =
   | { titleAction: string }
   /** Wait until the Sites view's welcome content shows this text. */
   | { welcome: string }
+  /** Run a command that asks something next (a quick pick): the input stays open for `pick`. */
+  | { commandThenPick: string }
+  /** Click the row of the open quick input (a quick pick) that has this text. */
+  | { pick: string | RegExp }
+  /**
+   * Write a working file into the workspace folder: the newest revision of `path` on site `site`
+   * (read from the service as the demo user) with `replace` applied, its modification time
+   * `minutesAgo` in the past (default: now).
+   */
+  | { workingFile: { site: string; path: string; replace?: [find: string, replace: string][]; minutesAgo?: number } }
+  /** Store a new revision on the service (POST /__control/add-revision): the newest one with `replace` applied. */
+  | { newRevision: { site: string; path: string; replace: [find: string, replace: string][]; author: string; minutesAgo: number } }
+  /** Open a workspace file by name through Quick Open. */
+  | { openFile: string }
+  /** Put the cursor at the start of this line (1-based) with Go to Line. */
+  | { line: number }
+  /** Hover the first element that matches (a Playwright selector) and has this text; the shot keeps the pointer there. */
+  | { hover: { selector: string; hasText: string } }
   /** Type into the open quick input, wait until a list row shows this text, and press Enter (picks it). */
-  | { pick: string }
+  | { typePick: string }
   /** Type into the open input box and press Enter. */
   | { enter: string }
   /** Expand (true) or collapse (false) a view pane of the side bar, by its title (e.g. "Sites"). */
@@ -62,6 +81,9 @@ export const THEMES = {
 /** Every shot starts from an empty editor area: a reload restores the editors of the shot before. */
 const CLEAN: Step = { command: 'View: Close All Editors' };
 
+/** Maps the demo site Acme Corporate to the workspace folder (its files are Acme's). */
+const MAP_ACME: Step[] = [{ open: 'Site Revisions' }, { row: 'Acme Corporate' }, { commandThenPick: 'Site Revisions: Map Site to Local Folder…' }, { pick: 'Acme Corporate' }, { pick: 'First workspace folder' }, { pause: 500 }];
+
 /**
  * The Site Revisions container with the Sites view open and the search views collapsed: a reload
  * restores the panes as the shot before left them.
@@ -74,9 +96,9 @@ const SITE_CHANGES: Step[] = [
   ...OPEN,
   { row: 'Acme Corporate' },
   { command: 'Site Revisions: Site Changes…' },
-  { pick: 'Marketing Drive' },
-  { pick: 'Last 7 days' },
-  { pick: 'Everyone' },
+  { typePick: 'Marketing Drive' },
+  { typePick: 'Last 7 days' },
+  { typePick: 'Everyone' },
   { pane: 'Sites', expanded: false },
   { pane: 'History Search', expanded: false },
   { row: /^Yesterday/ },
@@ -117,9 +139,9 @@ export const SHOTS: Shot[] = [
       ...OPEN,
       { row: 'Acme Corporate' },
       { command: 'Site Revisions: Search History…' },
-      { pick: 'Marketing Drive' },
+      { typePick: 'Marketing Drive' },
       { enter: 'TODO-SEARCH-MARKER' },
-      { pick: 'Changes' },
+      { typePick: 'Changes' },
       { pane: 'Sites', expanded: false },
       { pane: 'Site Changes', expanded: false },
       { click: /^removed 2/ },
@@ -137,7 +159,7 @@ export const SHOTS: Shot[] = [
     steps: [
       ...SITE_CHANGES,
       { command: 'Site Revisions: Open Changes' },
-      { pick: 'Against the Last Revision Before the Period' },
+      { typePick: 'Against the Last Revision Before the Period' },
       { waitFor: '.part.editor .multiDiffEntry' },
       { pause: 2000 },
     ],
@@ -155,10 +177,103 @@ export const SHOTS: Shot[] = [
       { pause: 800 },
     ],
   },
+  {
+    // Revision blame: the annotation of the current line and the hover of another line.
+    name: 'blame',
+    steps: [
+      CLEAN,
+      ...MAP_ACME,
+      { workingFile: { site: '1', path: 'index.php', replace: [['<main>\n', '<main>\n  <!-- draft: new banner -->\n']] } },
+      { openFile: 'index.php' },
+      { command: 'Site Revisions: Toggle Revision Blame' },
+      { line: 12 },
+      { hover: { selector: '.part.editor .view-line span[class^="mtk"]', hasText: 'in_array' } },
+      { pause: 800 },
+    ],
+  },
+  {
+    // The gutter: what differs from the newest revision on the service.
+    name: 'gutter',
+    steps: [
+      CLEAN,
+      ...MAP_ACME,
+      { workingFile: { site: '1', path: 'css/site.css', replace: [['body {', '/* local: tighter layout */\nbody {'], ['margin: 0;', 'padding: 0;']] } },
+      { openFile: 'site.css' },
+      { waitFor: '.part.editor .margin-view-overlays [class*="dirty-diff-"]' },
+      { pause: 800 },
+    ],
+  },
+  {
+    // The newer-revision alert: a colleague saved the file on the service after it was saved here.
+    name: 'alert',
+    steps: [
+      CLEAN,
+      ...MAP_ACME,
+      { workingFile: { site: '1', path: 'js/app.js', minutesAgo: 300 } },
+      { newRevision: { site: '1', path: 'js/app.js', replace: [['\n', '\n// checked by Maria\n']], author: 'maria@acme-corp.example', minutesAgo: 120 } },
+      { openFile: 'app.js' },
+      { waitFor: '.part.statusbar .statusbar-item:has-text("Changed on the service")' },
+      { hover: { selector: '.part.statusbar .statusbar-item', hasText: 'Changed on the service' } },
+      { pause: 800 },
+    ],
+  },
 ];
 
-async function runStep(wb: Workbench, step: Step, serviceUrl: string): Promise<void> {
+/** The newest revision of a file on the service, read as the demo user. */
+async function newestRevision(serviceUrl: string, site: string, filePath: string): Promise<string> {
+  const res = await fetch(`${serviceUrl}/api/revisions?site=${encodeURIComponent(site)}&file=${encodeURIComponent(filePath)}&no_content=0`, {
+    method: 'POST',
+    body: new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password }),
+  });
+  const body = (await res.json()) as { revisions?: { id: string; date: string; content: string }[] };
+  const newest = [...(body.revisions ?? [])].sort((a, b) => b.date.localeCompare(a.date) || Number(b.id) - Number(a.id))[0];
+  if (!newest) throw new Error(`no revision of ${filePath} on site ${site}`);
+  return newest.content;
+}
+
+function replaced(text: string, replace: [string, string][] = []): string {
+  for (const [find, by] of replace) {
+    if (!text.includes(find)) throw new Error(`text not found: ${JSON.stringify(find)}`);
+    text = text.replace(find, by);
+  }
+  return text;
+}
+
+async function runStep(wb: Workbench, step: Step, serviceUrl: string, workspace: string): Promise<void> {
   if ('open' in step) await wb.openActivity(step.open);
+  else if ('commandThenPick' in step) await wb.runCommand(step.commandThenPick, 30000, true);
+  else if ('pick' in step) await wb.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: step.pick }).first().click({ timeout: 30000 });
+  else if ('workingFile' in step) {
+    const w = step.workingFile;
+    const file = path.join(workspace, w.path);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, replaced(await newestRevision(serviceUrl, w.site, w.path), w.replace));
+    const at = new Date(Date.now() - (w.minutesAgo ?? 0) * 60_000);
+    fs.utimesSync(file, at, at);
+  } else if ('newRevision' in step) {
+    const r = step.newRevision;
+    const content = replaced(await newestRevision(serviceUrl, r.site, r.path), r.replace);
+    const res = await fetch(`${serviceUrl}/__control/add-revision`, { method: 'POST', body: JSON.stringify({ siteId: r.site, path: r.path, content, author: r.author, date: Date.now() - r.minutesAgo * 60_000 }), headers: { 'content-type': 'application/json' } });
+    if (!res.ok) throw new Error(`add-revision: HTTP ${res.status}`);
+    await res.arrayBuffer();
+  } else if ('openFile' in step) {
+    await wb.page.keyboard.press('Control+P');
+    const input = wb.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 30000 });
+    await input.fill(step.openFile);
+    await wb.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: step.openFile }).first().waitFor({ state: 'visible', timeout: 30000 });
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator(`.part.editor .tabs-container .tab[aria-label^="${step.openFile}"]`).first().waitFor({ state: 'visible', timeout: 30000 });
+  } else if ('line' in step) {
+    await wb.page.keyboard.press('Control+G');
+    const input = wb.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 30000 });
+    await input.fill(`:${step.line}`);
+    await wb.page.keyboard.press('Enter');
+  } else if ('hover' in step) {
+    await wb.page.locator(step.hover.selector).filter({ hasText: step.hover.hasText }).first().hover({ timeout: 30000 });
+    await wb.page.locator('.monaco-hover:visible').first().waitFor({ state: 'visible', timeout: 30000 });
+  }
   else if ('service' in step) {
     const res = await fetch(`${serviceUrl}/__control/config`, { method: 'POST', body: JSON.stringify(step.service), headers: { 'content-type': 'application/json' } });
     if (!res.ok) throw new Error(`service config: HTTP ${res.status}`);
@@ -170,7 +285,7 @@ async function runStep(wb: Workbench, step: Step, serviceUrl: string): Promise<v
     await header.locator(`.actions .action-label[aria-label^="${step.titleAction}"]`).first().click();
   }
   else if ('welcome' in step) await wb.page.locator('.part.sidebar .welcome-view-content', { hasText: step.welcome }).first().waitFor({ state: 'visible', timeout: 30000 });
-  else if ('pick' in step || 'enter' in step) await quickInput(wb, 'pick' in step ? step.pick : step.enter, 'pick' in step);
+  else if ('typePick' in step || 'enter' in step) await quickInput(wb, 'typePick' in step ? step.typePick : step.enter, 'typePick' in step);
   else if ('pane' in step) await setPane(wb, step.pane, step.expanded);
   else if ('row' in step) await wb.waitForRow(step.row);
   else if ('click' in step) await wb.clickRow(step.click);
@@ -255,12 +370,12 @@ async function main(): Promise<number> {
           await wb.reload();
           for (const step of shot.steps) {
             try {
-              await runStep(wb, step, service.url);
+              await runStep(wb, step, service.url, workspace);
             } catch (err) {
               throw new Error(`step ${describe(step)}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, { cause: err });
             }
           }
-          await wb.screenshot(file);
+          await wb.screenshot(file, shot.steps.some((st) => 'hover' in st));
           log(`wrote ${path.relative(process.cwd(), file)}`);
         } catch (err) {
           failures++;

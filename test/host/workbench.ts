@@ -64,10 +64,12 @@ export interface Workbench {
   /** Expands a collapsed tree row (no-op when already expanded). */
   expandRow(text: string | RegExp, timeoutMs?: number): Promise<void>;
   /** Runs a command through the command palette (F1, type, Enter). */
-  runCommand(label: string, timeoutMs?: number): Promise<void>;
+  /** Runs a command from the palette; `opensInput`: it asks something next (the quick input stays open). */
+  runCommand(label: string, timeoutMs?: number, opensInput?: boolean): Promise<void>;
   /** Waits for a CSS selector to be visible. */
   waitFor(selector: string, timeoutMs?: number): Promise<void>;
-  screenshot(file: string): Promise<void>;
+  /** `keepPointer`: leave the pointer where it is (a hover shot); otherwise it is parked where nothing shows a hover. */
+  screenshot(file: string, keepPointer?: boolean): Promise<void>;
   /** Reloads the page (the browser's reload: the workbench may not have saved its state). */
   reload(): Promise<void>;
   /** Developer: Reload Window, as a person does it: the workbench saves its state (open editors…) first. */
@@ -197,7 +199,7 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
         await page.waitForFunction((el) => el?.getAttribute('aria-expanded') !== 'false', await row.elementHandle(), { timeout: timeoutMs });
       }
     },
-    async runCommand(label, timeoutMs = 30000) {
+    async runCommand(label, timeoutMs = 30000, opensInput = false) {
       await wb.waitReady(timeoutMs);
       await page.keyboard.press('F1');
       const input = page.locator('.quick-input-widget input');
@@ -205,16 +207,19 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       await input.fill(`>${label}`);
       await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: label }).first().waitFor({ state: 'visible', timeout: timeoutMs });
       await page.keyboard.press('Enter');
+      if (opensInput) return;
       await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: timeoutMs }).catch(() => undefined);
     },
     async waitFor(selector, timeoutMs = 30000) {
       await page.locator(selector).first().waitFor({ state: 'visible', timeout: timeoutMs });
     },
-    async screenshot(file) {
+    async screenshot(file, keepPointer = false) {
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      // Park the pointer over the empty editor area so no hover or tooltip shows.
-      const vp = page.viewportSize() ?? { width: 1280, height: 800 };
-      await page.mouse.move(Math.round(vp.width * 0.7), Math.round(vp.height * 0.55));
+      if (!keepPointer) {
+        // Park the pointer over the empty editor area so no hover or tooltip shows.
+        const vp = page.viewportSize() ?? { width: 1280, height: 800 };
+        await page.mouse.move(Math.round(vp.width * 0.7), Math.round(vp.height * 0.55));
+      }
       await page.waitForTimeout(400);
       await page.screenshot({ path: file });
     },

@@ -7,8 +7,7 @@ import type { Site } from '../../src/api/types';
 import { TOOL_NAMES } from '../../src/lm/tools';
 import { DEMO } from '../server/demo';
 import { SEARCH_DEMO } from '../server/seed-search';
-import { control, signInDemo } from './support';
-import { ext, testService } from './util';
+import { control, reseededAndSignedIn, signInDemo } from './support';
 
 /** One read straight from the service (what the tools must report), as the demo user. */
 async function serviceRead<T>(url: string, path: string, account: { email: string; password: string } = DEMO.user): Promise<T> {
@@ -41,11 +40,7 @@ describe('Language-model tools', function () {
   const results: string[] = [];
 
   before(async () => {
-    url = (await testService()).url;
-    api = await ext<ExtensionApi>();
-    await api.ready;
-    await control(url, 'reseed');
-    await signInDemo(url);
+    ({ url, api } = await reseededAndSignedIn());
     sites = (await serviceRead<{ sites: Site[] }>(url, '/api/sites')).sites;
     const team = (await serviceRead<{ sites: Site[] }>(url, '/api/sites', DEMO.team)).sites;
     // Not the demo user's own password, "demo": it is a word of ordinary demo data (its email, host names).

@@ -43,6 +43,13 @@ export class Screen {
   texts(t: Target): Promise<string[]> {
     return this.send({ op: 'texts', ...t });
   }
+  /**
+   * The text of every match as drawn, with what CSS adds (`::before` / `::after` content, such as
+   * an editor's after-decorations) where it appears; text nodes as they are (no layout).
+   */
+  renderedTexts(t: Target): Promise<string[]> {
+    return this.send({ op: 'renderedTexts', ...t });
+  }
   count(t: Target): Promise<number> {
     return this.send({ op: 'count', ...t });
   }

@@ -8,8 +8,8 @@ import { SERVER_TYPES, SITE_STRING_FIELDS, type Site } from '../../src/api/types
 import type { SiteNode } from '../../src/sites/sitesTree';
 import { DEMO } from '../server/demo';
 import { screenOrSkip, type Screen } from './screen';
-import { control, settled, signInDemo, stubWindow } from './support';
-import { ext, testService, waitFor } from './util';
+import { control, reseededAndSignedIn, settled, stubWindow } from './support';
+import { waitFor } from './util';
 
 const TEAM = 'Team Intranet';
 
@@ -31,11 +31,7 @@ describe('Site edits, shared sites, several sites selected', function () {
   };
 
   before(async () => {
-    url = (await testService()).url;
-    api = await ext<ExtensionApi>();
-    await api.ready;
-    await control(url, 'reseed');
-    await signInDemo(url);
+    ({ url, api } = await reseededAndSignedIn());
     await vscode.commands.executeCommand('siteRevisions.clearFilter');
   });
 

@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 import { DEMO } from '../server/demo';
 import type { RequestRecord } from '../server';
+import type { ExtensionApi } from '../../src/extension';
+import { ext, testService } from './util';
 
 export interface Stats {
   requests: RequestRecord[];
@@ -13,7 +15,7 @@ export interface Stats {
 }
 
 export async function control(url: string, op: 'stats'): Promise<Stats>;
-export async function control(url: string, op: 'reseed' | 'reset-stats' | 'config', body?: unknown): Promise<unknown>;
+export async function control(url: string, op: 'reseed' | 'reset-stats' | 'config' | 'add-revision', body?: unknown): Promise<unknown>;
 export async function control(url: string, op: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${url}/__control/${op}`, {
     method: op === 'stats' ? 'GET' : 'POST',
@@ -25,6 +27,16 @@ export async function control(url: string, op: string, body?: unknown): Promise<
 
 export async function signInDemo(url: string): Promise<void> {
   await vscode.commands.executeCommand('siteRevisions.signIn', { serviceUrl: url, email: DEMO.user.email, password: DEMO.user.password });
+}
+
+/** A suite's start: the local service reseeded, the extension's handles, signed in as the demo user. */
+export async function reseededAndSignedIn(): Promise<{ url: string; api: ExtensionApi }> {
+  const url = (await testService()).url;
+  const api = await ext<ExtensionApi>();
+  await api.ready;
+  await control(url, 'reseed');
+  await signInDemo(url);
+  return { url, api };
 }
 
 /** Replaces a vscode.window function for the duration of a test; returns the restore function. */

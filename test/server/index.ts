@@ -13,6 +13,7 @@ import { authenticate } from './auth';
 import { MAX_BODY_BYTES, parseForm, readBody } from './form';
 import { OPERATIONS, operationOf, runOperation, type Operation, type Reply } from './operations';
 import { Store } from './store';
+import { formatDate } from './model';
 
 export type { Operation } from './operations';
 export { DEMO } from './demo';
@@ -351,6 +352,18 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       case 'reseed':
         store.reseed();
         return sendJson(res, 200, { success: true });
+      case 'add-revision': {
+        // A save of a file on the service ({siteId, path, content, author?, date?: ms or 'YYYY-MM-DD HH:MM:SS'}), e.g. by a colleague.
+        try {
+          const b = JSON.parse(read.body.toString('utf8')) as { siteId: string; path: string; content: string; author?: string; date?: number | string };
+          if (typeof b.siteId !== 'string' || typeof b.path !== 'string' || typeof b.content !== 'string') throw new Error('siteId, path and content are required');
+          const date = typeof b.date === 'string' ? b.date : formatDate(typeof b.date === 'number' ? b.date : Date.now());
+          const rev = store.addRevision(b.siteId, b.path, b.content, b.author ?? 'colleague@example.com', date);
+          return sendJson(res, 200, { success: true, id: rev.id, date: rev.date });
+        } catch (err) {
+          return sendJson(res, 400, { success: false, error: (err as Error).message });
+        }
+      }
       case 'config': {
         if (method === 'POST' && read.body.length) {
           try {

@@ -180,6 +180,22 @@ export class Store {
     return file.revisions.map((r) => (withContent ? { id: r.id, date: r.date, author: r.author, content: r.content } : { id: r.id, date: r.date, author: r.author }));
   }
 
+  /**
+   * A new revision of a file (the file is added when the site has none of that path), as a save
+   * through the real service's client would store it: the next revision id, dated `date`.
+   */
+  addRevision(siteId: string, filePath: string, content: string, author: string, date: string): StoredRevision {
+    if (this.generated(siteId) || !this.data.sites.some((s) => s.id === siteId)) throw new Error('Site not found');
+    const files = (this.data.files[siteId] ??= []);
+    let file = files.find((f) => f.path === filePath);
+    if (!file) files.push((file = { path: filePath, revisions: [] }));
+    const rev: StoredRevision = { id: String(this.data.nextRevisionId++), date, author, content };
+    file.revisions.push(rev);
+    this.revisionIndex.set(rev.id, { siteId, rev });
+    this.persist();
+    return rev;
+  }
+
   revision(siteId: string, id: string): StoredRevision | undefined {
     const generated = this.generated(siteId);
     if (generated) return generated.revision(id);

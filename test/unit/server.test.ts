@@ -422,6 +422,26 @@ describe('local service (test/server)', function () {
     });
   });
 
+  describe('add-revision (a colleague’s save)', () => {
+    it('stores a newer revision with the next id, listed and fetched like the others; a new path is added; bad input is refused', async () => {
+      const control = (body: unknown) => fetch(`${svc.url}/__control/add-revision`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const before = (await call(svc, '/api/revisions?site=1&file=index.php&no_content=1')).revisions as { id: string }[];
+      const res = await control({ siteId: '1', path: 'index.php', content: 'new text\n', author: 'c@example.com', date: Date.UTC(2030, 0, 2, 3, 4, 5) });
+      assert.equal(res.status, 200);
+      const added = (await res.json()) as { id: string; date: string };
+      assert.equal(added.date, '2030-01-02 03:04:05');
+      assert.ok(before.every((r) => Number(r.id) < Number(added.id)), 'the next revision id');
+      const after = (await call(svc, '/api/revisions?site=1&file=index.php&no_content=0')).revisions as { id: string; author: string; content: string }[];
+      assert.equal(after.length, before.length + 1);
+      assert.deepEqual(after.find((r) => r.id === added.id), { id: added.id, date: '2030-01-02 03:04:05', author: 'c@example.com', content: 'new text\n' });
+      assert.equal((await call(svc, `/api/revisions?site=1&revision=${added.id}`)).content, 'new text\n');
+      assert.equal((await control({ siteId: '1', path: 'brand/new.txt', content: 'x' })).status, 200);
+      assert.ok(((await call(svc, '/api/revisions?site=1')).files as string[]).includes('brand/new.txt'));
+      assert.equal((await control({ siteId: '999', path: 'a', content: 'x' })).status, 400);
+      assert.equal((await control({ siteId: '1', path: 'a' })).status, 400);
+    });
+  });
+
   describe('modes', () => {
     it('spec-shaped: the four reads answer exactly as the spec shows them (no success); writes keep it', async () => {
       const cfg = await fetch(`${svc.url}/__control/config`, { method: 'POST', body: JSON.stringify({ specShaped: true }) });

@@ -13,8 +13,6 @@ const ENTRY_POINTS: Record<string, string> = {
   'src/extension.ts: activate': 'called by VS Code',
   'src/extension.ts: deactivate': 'called by VS Code',
   'src/sites/siteForm.ts: formTexts': 'read by scripts/l10n-bundle.mjs to build the localisation bundle',
-  // Until the blame views (issue 14) call it, the benchmark loads the dist/blame.js chunk through it.
-  'src/blame/load.ts: loadBlame': 'the entry of the lazily loaded blame chunk (bench/blameChild.ts)',
 };
 
 /** `file: name` of every export of src/ that no other code of src/ refers to. */

@@ -17,7 +17,7 @@ import { DEMO } from '../../server/demo';
 import { HISTORY_PATH, HUGE_BYTES, HUGE_PATH, LARGE_SITE_ID } from '../../server/large';
 import { control } from '../support';
 import { disposeCopy, freshContext, loadFreshCopy, runningBundle } from '../freshCopy';
-import { EXTENSION_ID, testService, waitFor } from '../util';
+import { EXTENSION_ID, testService, waitFor, workspaceFolder } from '../util';
 import type { HostFigures, Measured } from './figures';
 
 const SAMPLES = Math.max(1, Number(process.env.SITE_REVISIONS_BENCH_SAMPLES) || 3);
@@ -188,6 +188,43 @@ describe('Bench: the extension in the real host', function () {
       const opens = record('concurrentOpen', await measure(() => Promise.all(Array.from({ length: 10 }, () => vscode.commands.executeCommand('siteRevisions.openRevision', rev)))));
       assert.equal(opens.requests, 1, JSON.stringify(opens.operations));
     }
+  });
+
+  it('open a mapped working file: blame + gutter + alert in at most 2 requests, none when repeated within the throttle window', async () => {
+    const acme = (await api.model.all()).find((s) => s.name === 'Acme Corporate');
+    assert.ok(acme, 'the demo site Acme Corporate');
+    const dir = vscode.Uri.joinPath(workspaceFolder().uri, 'bench-acme');
+    fs.mkdirSync(dir.fsPath, { recursive: true });
+    await api.revisions.folders.set(acme.id, dir);
+    const { quickDiff, alert } = api.blameView;
+    // Opening a file: the alert's check (on focus), the gutter's original (asked by VS Code, and
+    // here), and blame turned on — together, as they run when a person opens a file and blames it.
+    const openAll = async (file: vscode.Uri) => {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
+      const [checked, original, on] = await Promise.all([alert.check(file), quickDiff.original(dir, file), vscode.commands.executeCommand('siteRevisions.toggleBlame', file)]);
+      assert.notEqual(checked, 'skipped');
+      assert.ok(original, 'a quick diff original');
+      assert.equal(on, 'on');
+    };
+    // A different file each sample: its first open in this session (lists dropped as by Refresh, contents cold).
+    const files = ['index.php', 'includes/db.php', 'css/site.css', 'js/app.js', 'templates/base.html'];
+    for (let i = 0; i < Math.min(SAMPLES, files.length); i++) {
+      api.revisions.store.invalidate();
+      api.revisions.cache.clear();
+      const file = vscode.Uri.joinPath(dir, files[i]!);
+      fs.mkdirSync(path.dirname(file.fsPath), { recursive: true });
+      fs.writeFileSync(file.fsPath, `a working copy ${i}\n`);
+      const first = record('openWorkingFile', await measure(() => openAll(file)));
+      assert.ok(first.requests <= 2, JSON.stringify(first.operations));
+      await closeAll();
+      await vscode.commands.executeCommand('siteRevisions.toggleBlame', file); // off
+      const again = record('openWorkingFileAgain', await measure(() => openAll(file)));
+      assert.equal(again.requests, 0, JSON.stringify(again.operations));
+      await vscode.commands.executeCommand('siteRevisions.toggleBlame', file); // off
+      await closeAll();
+    }
+    await api.revisions.folders.set(acme.id, undefined);
+    fs.rmSync(dir.fsPath, { recursive: true, force: true });
   });
 
   it('a 20 MB revision: from the request to the document’s content', async () => {

@@ -1,0 +1,82 @@
+// The editor side of revision history (issue 14): revision blame, gutter changes against the
+// service (quick diff), the newer-revision alert and "Compare with the Same File on Another
+// Site…". Each is its own file; they share WorkingFiles, which reads through the revisions
+// feature's RevisionStore and folder mapping.
+import * as vscode from 'vscode';
+import type { Session } from '../auth/session';
+import { onDidChangeSettings } from '../config';
+import type { Log } from '../log';
+import type { RevisionsApi } from '../revisions';
+import type { SitesModel } from '../sites/sitesModel';
+import { message, type MessageText } from '../ui/messages';
+import type { Notifier } from '../ui/notify';
+import { background } from '../util/background';
+import { NewerRevisionAlert } from './alert';
+import { RevisionBlame } from './blame';
+import { OtherSiteCompare } from './otherSite';
+import { SiteQuickDiff } from './quickDiff';
+import { WorkingFiles } from './workingFiles';
+
+export interface BlameViewDeps {
+  session: Session;
+  model: SitesModel;
+  revisions: Pick<RevisionsApi, 'store' | 'folders'>;
+  log: Log;
+  notifier: Notifier;
+}
+
+/** Handles for tests (ExtensionApi.blameView); not a public API. */
+export interface BlameViewApi {
+  files: WorkingFiles;
+  blame: RevisionBlame;
+  quickDiff: SiteQuickDiff;
+  alert: NewerRevisionAlert;
+}
+
+export function registerBlameView(deps: BlameViewDeps): { api: BlameViewApi; disposables: vscode.Disposable[] } {
+  const { session, model, revisions, log, notifier } = deps;
+  const files = new WorkingFiles(revisions.store, revisions.folders, (id) => model.find(id), () => session.state === 'signedIn');
+  const blame = new RevisionBlame(files, log);
+  const quickDiff = new SiteQuickDiff(files, log);
+  const alert = new NewerRevisionAlert(
+    files,
+    {
+      revisions: (siteId, path) => session.call((c) => c.getRevisions(siteId, path, { priority: 'background' })),
+      content: async (siteId, revisionId) => (await session.call((c) => c.getRevision(siteId, revisionId, { priority: 'background' }))).content,
+    },
+    log,
+  );
+  const other = new OtherSiteCompare(files, model);
+
+  const command = (id: string, title: MessageText, fn: (...args: unknown[]) => Promise<unknown>) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await fn(...args);
+      } catch (e) {
+        notifier.error(title, e, () => vscode.commands.executeCommand(id, ...args));
+        return undefined;
+      }
+    });
+
+  quickDiff.update();
+  const disposables: vscode.Disposable[] = [
+    blame,
+    quickDiff,
+    alert,
+    command('siteRevisions.toggleBlame', message('Toggle Revision Blame'), (uri) => blame.toggle(uri)),
+    command('siteRevisions.compareWithOtherSite', message('Compare with the Same File on Another Site'), (uri, site) => other.run(uri, site)),
+    revisions.folders.onDidChange(() => quickDiff.update()),
+    session.onDidChange((state) => {
+      quickDiff.update();
+      if (state === 'signedIn') alert.focused(vscode.window.activeTextEditor);
+    }),
+    model.onDidRefresh(() => background('Reading the blamed files again', blame.reload())),
+    onDidChangeSettings((e) => {
+      if (e.affectsConfiguration('siteRevisions.quickDiff')) quickDiff.update();
+      if (e.affectsConfiguration('siteRevisions.blame')) blame.renderAll();
+    }),
+  ];
+  // A file already open when the extension activates counts as opened.
+  alert.focused(vscode.window.activeTextEditor);
+  return { api: { files, blame, quickDiff, alert }, disposables };
+}

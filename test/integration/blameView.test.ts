@@ -1,0 +1,262 @@
+// The editor side of revision history (issue 14) in the real workbench against the local
+// service's demo data: revision blame (annotation and hover as drawn, the hover's commands),
+// the quick diff original, the newer-revision alert, and Compare with the Same File on Another
+// Site. The demo history of Acme Corporate's index.php (test/server/seed-content.ts) has five
+// revisions; which revision introduced which line is known from its steps.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import { parseRevisionUri } from '../../src/revisions/fileSystem';
+import { relativeTime } from '../../src/revisions/time';
+import { DEMO } from '../server/demo';
+import { control, reseededAndSignedIn } from './support';
+import { screenOrSkip, type Screen } from './screen';
+import { waitFor, workspaceFolder } from './util';
+
+interface ServiceRevision {
+  id: string;
+  date: string;
+  author: string;
+  content: string;
+  time: number;
+}
+
+describe('Revision blame, quick diff and the newer-revision alert', function () {
+  this.timeout(120000);
+  let api: ExtensionApi;
+  let url: string;
+  let dir: vscode.Uri;
+  let acmeId: string;
+  /** index.php on the service, oldest first. */
+  let history: ServiceRevision[];
+
+  const cfg = () => vscode.workspace.getConfiguration('siteRevisions');
+  const closeAll = () => vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  /** The requests the service received since its log was reset, by operation. */
+  const requests = async () => (await control(url, 'stats')).requests.map((r) => r.operation ?? r.url);
+
+  /** The file's revisions as the service lists them (straight from it, not through the extension), oldest first. */
+  const serviceRevisions = async (siteId: string, path: string): Promise<ServiceRevision[]> => {
+    const res = await fetch(`${url}/api/revisions?site=${siteId}&file=${encodeURIComponent(path)}&no_content=0`, {
+      method: 'POST',
+      body: new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password }),
+    });
+    const body = (await res.json()) as { revisions: Omit<ServiceRevision, 'time'>[] };
+    return body.revisions.map((r) => ({ ...r, time: Date.parse(`${r.date.replace(' ', 'T')}Z`) })).sort((a, b) => a.time - b.time || Number(a.id) - Number(b.id));
+  };
+  const write = (name: string, text: string) => {
+    const file = vscode.Uri.joinPath(dir, name);
+    fs.mkdirSync(vscode.Uri.joinPath(file, '..').fsPath, { recursive: true });
+    fs.writeFileSync(file.fsPath, text);
+    return file;
+  };
+  const open = async (file: vscode.Uri) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
+  const lineOf = (doc: vscode.TextDocument, text: string) => {
+    for (let i = 0; i < doc.lineCount; i++) if (doc.lineAt(i).text === text) return i;
+    throw new Error(`no line ${JSON.stringify(text)}`);
+  };
+  /** The lines of the editor as drawn (with their after-decorations) that contain `text`. */
+  const drawnLines = async (s: Screen, text: string) => (await s.renderedTexts({ selector: '.part.editor .view-line' })).map((l) => l.replace(/\u00a0/g, ' ')).filter((l) => l.includes(text));
+  const annotation = (r: ServiceRevision) => `${r.author} · ${relativeTime(r.time, Date.now())}`;
+
+  before(async () => {
+    ({ url, api } = await reseededAndSignedIn());
+    api.model.refresh();
+    const sites = await api.model.all();
+    acmeId = sites.find((s) => s.name === 'Acme Corporate')!.id;
+    dir = vscode.Uri.joinPath(workspaceFolder().uri, 'blame-acme');
+    fs.rmSync(dir.fsPath, { recursive: true, force: true });
+    fs.mkdirSync(dir.fsPath, { recursive: true });
+    await vscode.commands.executeCommand('siteRevisions.mapFolder', acmeId, dir);
+    history = await serviceRevisions(acmeId, 'index.php');
+    assert.equal(history.length, 5, 'the demo history of index.php');
+  });
+
+  afterEach(async () => {
+    await cfg().update('blame.allLines', undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update('newerRevisionAlert.throttleMinutes', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    await closeAll();
+    await api.revisions.folders.set(acmeId, undefined);
+    fs.rmSync(dir.fsPath, { recursive: true, force: true });
+  });
+
+  it('blame: the annotation of the current line and the hover of any line match the demo history; the hover’s commands open the right diffs', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    const newest = history.at(-1)!;
+    // The newest revision with one line added locally.
+    const file = write('index.php', newest.content.replace('<main>\n', '<main>\n  <!-- local draft -->\n'));
+    const editor = await open(file);
+    assert.equal(await vscode.commands.executeCommand('siteRevisions.toggleBlame'), 'on');
+    const doc = editor.document;
+    // Known from the seed's steps (oldest = revision 0).
+    const expected: [line: string, text: string][] = [
+      ['declare(strict_types=1);', annotation(history[4]!)],
+      ['if (!in_array($page, $allowed, true)) {', annotation(history[1]!)],
+      ["$allowed = ['home', 'about', 'contact', 'news'];", annotation(history[3]!)],
+      ['  <p>Welcome to Acme Corporation — quality products since 1949.</p>', annotation(history[2]!)],
+      ["require __DIR__ . '/includes/db.php';", 'before the oldest revision'],
+      ['  <!-- local draft -->', 'not in any revision (local change)'],
+    ];
+    for (const [line, text] of expected) {
+      const at = lineOf(doc, line);
+      editor.selection = new vscode.Selection(at, 0, at, 0);
+      // The annotation is drawn after the line's text, on that line only.
+      const drawn = await s.until(() => drawnLines(s, text), (t) => t.length === 1, `annotation “${text}”`);
+      assert.ok(drawn[0]!.includes(`${line}${text}`), `${JSON.stringify(drawn[0])} is the line ${line} and its annotation`);
+    }
+
+    // Every line, with the setting.
+    await cfg().update('blame.allLines', true, vscode.ConfigurationTarget.Global);
+    await s.until(() => drawnLines(s, 'before the oldest revision'), (t) => t.length >= 3, 'annotations on every line');
+
+    // The hover of the line revision 1 introduced: dates, author, commands.
+    await cfg().update('blame.allLines', undefined, vscode.ConfigurationTarget.Global);
+    const r1 = history[1]!;
+    await s.hover({ selector: '.part.editor .view-line span[class^="mtk"]:visible', hasText: 'in_array' });
+    const hover = (await s.until(async () => (await s.texts({ selector: '.monaco-hover' })).map((x) => x.replace(/\u00a0/g, ' ')), (t) => t.some((x) => x.includes(`revision ${r1.id}`)), 'the blame hover')).find((x) => x.includes(`revision ${r1.id}`))!;
+    assert.ok(hover.includes(r1.author), hover);
+    assert.ok(hover.includes(relativeTime(r1.time, Date.now())), hover);
+    assert.ok(hover.includes(`${r1.date} UTC`), hover);
+    for (const link of ['Compare with This Revision', 'Compare with Its Previous Revision', 'Open Revision']) assert.ok(hover.includes(link), `${link} in ${hover}`);
+    // The commands are the only links: the author's address is text.
+    assert.deepEqual((await s.texts({ selector: '.monaco-hover a:visible' })).map((x) => x.trim()), ['Compare with This Revision', 'Compare with Its Previous Revision', 'Open Revision']);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(lineOf(doc, 'if (!in_array($page, $allowed, true)) {'), 2));
+    const md = hovers.flatMap((h) => h.contents).find((c): c is vscode.MarkdownString => c instanceof vscode.MarkdownString && c.value.includes(r1.id))!;
+    assert.deepEqual(md.isTrusted, { enabledCommands: ['siteRevisions.compareWithWorking', 'siteRevisions.compareWithPrevious', 'siteRevisions.openRevision'] });
+
+    // Its commands: this revision ↔ the working file, then the revision before it ↔ it.
+    await s.click({ selector: '.monaco-hover a:visible', hasText: 'Compare with This Revision' });
+    await s.until(() => s.tabTitles(), (t) => t.some((x) => /^index\.php \(.*\) ↔ working file$/.test(x)), 'the diff with the working file');
+    let diff = await waitFor(() => (vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff ? vscode.window.tabGroups.activeTabGroup.activeTab.input : undefined));
+    assert.equal(parseRevisionUri(diff.original)?.revisionId, r1.id);
+    assert.equal(diff.modified.toString(), file.toString());
+
+    await open(file);
+    // Blame ends with its document: on again if the workbench closed it behind the diff.
+    if (!api.blameView.blame.isOn(file)) assert.equal(await vscode.commands.executeCommand('siteRevisions.toggleBlame'), 'on');
+    const at = lineOf(doc, 'if (!in_array($page, $allowed, true)) {');
+    vscode.window.activeTextEditor!.selection = new vscode.Selection(at, 0, at, 0);
+    await s.moveMouseAway();
+    // This time the hover is opened from the keyboard (Show Hover at the cursor): it stays until clicked.
+    await vscode.commands.executeCommand('editor.action.showHover');
+    await s.click({ selector: '.monaco-hover a:visible', hasText: 'Compare with Its Previous Revision' });
+    diff = await waitFor(() => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff && parseRevisionUri(input.modified)?.revisionId === r1.id ? input : undefined;
+    });
+    assert.equal(parseRevisionUri(diff.original)?.revisionId, history[0]!.id);
+    await s.until(() => s.tabTitles(), (t) => t.some((x) => /^index\.php \(.*\) ↔ \(.*\)$/.test(x)), 'the diff of two revisions');
+    await s.moveMouseAway();
+  });
+
+  it('blame: editing re-attributes without a request; a newer revision on the service is picked up on refresh', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    const file = write('index.php', history.at(-1)!.content);
+    const editor = await open(file);
+    if (!api.blameView.blame.isOn(editor.document.uri)) assert.equal(await vscode.commands.executeCommand('siteRevisions.toggleBlame'), 'on');
+    // What opening the file started (the alert's check, the gutter's original) is done first.
+    await Promise.all([api.blameView.alert.check(file), api.blameView.quickDiff.original(dir, file)]);
+    await control(url, 'reset-stats');
+    const at = lineOf(editor.document, 'declare(strict_types=1);');
+    await editor.edit((e) => e.insert(new vscode.Position(at, 0), '// typed here\n'));
+    editor.selection = new vscode.Selection(at, 0, at, 0);
+    await s.until(() => drawnLines(s, 'not in any revision (local change)'), (t) => t.length === 1 && t[0]!.includes('typed here'), 'the typed line is a local change');
+    assert.deepEqual(await requests(), [], 'no request for an edit');
+
+    // A colleague saves a new revision with the typed line: after a refresh, blame knows it.
+    const added = await control(url, 'add-revision', { siteId: acmeId, path: 'index.php', content: editor.document.getText(), author: 'colleague@example.com' });
+    assert.ok((added as { success: boolean }).success);
+    await vscode.commands.executeCommand('siteRevisions.refresh');
+    await s.until(() => drawnLines(s, 'colleague@example.com'), (t) => t.length === 1 && t[0]!.includes('typed here'), 'the new revision after refresh');
+    await vscode.commands.executeCommand('siteRevisions.toggleBlame');
+    await s.until(() => drawnLines(s, 'colleague@example.com'), (t) => t.length === 0, 'blame off');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('quick diff: the original of a working file is the newest revision on the service, drawn in the gutter', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    const revs = await serviceRevisions(acmeId, 'includes/db.php');
+    const file = write('includes/db.php', `${revs.at(-1)!.content}// added locally\n`);
+    assert.ok(api.blameView.quickDiff.folders.includes(dir.toString()), 'a source control for the mapped folder');
+    const original = await api.blameView.quickDiff.original(dir, file);
+    assert.equal(parseRevisionUri(original!)?.revisionId, revs.at(-1)!.id, 'the newest revision');
+    await open(file);
+    // The added line is marked in the gutter.
+    await s.until(() => s.count({ selector: '.part.editor .margin-view-overlays [class*="dirty-diff-added"]' }), (n) => n >= 1, 'an added line in the gutter');
+    // Off with the setting.
+    await cfg().update('quickDiff.enabled', false, vscode.ConfigurationTarget.Global);
+    try {
+      assert.deepEqual(api.blameView.quickDiff.folders, []);
+    } finally {
+      await cfg().update('quickDiff.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('alert: shown after the service receives a newer revision that differs, not otherwise; Compare and Dismiss', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    await cfg().update('newerRevisionAlert.throttleMinutes', 0, vscode.ConfigurationTarget.Global);
+    const revs = await serviceRevisions(acmeId, 'js/app.js');
+    const file = write('js/app.js', revs.at(-1)!.content);
+    // Saved ten minutes ago: what the service receives from now on is newer.
+    const mtime = new Date(Date.now() - 600_000);
+    fs.utimesSync(file.fsPath, mtime, mtime);
+    const item = { selector: '.part.statusbar .statusbar-item', hasText: 'Changed on the service' };
+    await open(file);
+    assert.equal(await api.blameView.alert.check(file), 'none', 'the file on disk is newer than every revision');
+    assert.equal(await s.count(item), 0);
+
+    // A newer revision equal to the file: still nothing.
+    await control(url, 'add-revision', { siteId: acmeId, path: 'js/app.js', content: revs.at(-1)!.content, author: 'same@example.com' });
+    assert.equal(await api.blameView.alert.check(file), 'none', 'same content');
+    // A newer revision that differs.
+    await control(url, 'add-revision', { siteId: acmeId, path: 'js/app.js', content: `${revs.at(-1)!.content}// changed by a colleague\n`, author: 'colleague@example.com' });
+    await open(write('other.txt', 'x'));
+    await open(file);
+    const shown = await s.until(() => s.texts(item), (t) => t.length === 1, 'the alert').catch(async (e: unknown) => {
+      await s.screenshot('/tmp/blameui-alert.png');
+      throw e;
+    });
+    assert.equal(shown[0]!.trim(), 'Changed on the service · colleague@example.com · just now');
+
+    // Throttled: within the window a focus sends nothing.
+    await cfg().update('newerRevisionAlert.throttleMinutes', 5, vscode.ConfigurationTarget.Global);
+    await control(url, 'reset-stats');
+    assert.equal(await api.blameView.alert.check(file), 'throttled');
+    assert.deepEqual(await requests(), []);
+
+    await s.click(item);
+    await s.until(() => s.tabTitles(), (t) => t.some((x) => /^app\.js \(.*colleague@example\.com\) ↔ working file$/.test(x)), 'the diff with the newer revision');
+    await open(file);
+    await s.click({ selector: '.part.statusbar [id$="siteRevisions.newerRevision.dismiss"]' });
+    await s.until(() => s.count(item), (n) => n === 0, 'dismissed');
+  });
+
+  it('Compare with the Same File on Another Site: the newest revision there vs the working file; a site without the path says so', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    const bakeryId = (await api.model.all()).find((x) => x.name === 'Bakery API')!.id;
+    const bakery = await serviceRevisions(bakeryId, 'config/settings.json');
+    const file = write('config/settings.json', '{}\n');
+    await open(file);
+    const done = (await vscode.commands.executeCommand('siteRevisions.compareWithOtherSite', file, bakeryId)) as { done: boolean; left: vscode.Uri };
+    assert.ok(done.done);
+    assert.equal(parseRevisionUri(done.left)?.revisionId, bakery.at(-1)!.id);
+    assert.equal(parseRevisionUri(done.left)?.siteId, bakeryId);
+    await s.until(() => s.tabTitles(), (t) => t.some((x) => /^settings\.json \(.*\) on “Bakery API” ↔ working file$/.test(x)), 'the diff tab');
+
+    const index = write('index.php', history.at(-1)!.content);
+    const missing = (await vscode.commands.executeCommand('siteRevisions.compareWithOtherSite', index, bakeryId)) as { done: boolean; reason: string };
+    assert.deepEqual(missing, { done: false, reason: 'missing' });
+    await vscode.commands.executeCommand('notifications.showList');
+    await s.until(() => s.notifications(), (n) => n.some((x) => x.includes('“Bakery API” has no revisions of index.php.')), 'the message');
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+});
