@@ -389,6 +389,9 @@ export class RevisionStore {
     }
     const d = await this.disk();
     if (!d) return this.allContentsFromService(siteId, path, o);
+    // After the user's Refresh the list on disk may be old (a revision saved since): the file's
+    // list is asked for first, so the contents read below are those of the list as it is now.
+    if (this.fetchFirst && !listed) await this.revisions(siteId, path, { ...o, priority: o.priority ?? 'background' });
     const gen = this.generation;
     const r = await fetchAllContents(
       {
@@ -407,8 +410,14 @@ export class RevisionStore {
     const list: RevisionList = { siteId, path, items: sortNewestFirst(hit?.value ?? []), ...(hit ? { fetchedAt: hit.fetchedAt } : {}) };
     if (gen === this.generation && hit) this.lists.set(listKey(siteId, path), list);
     const out: RevisionWithContent[] = [];
+    const account = this.account;
     for (const { item } of list.items) {
-      const bytes = this.peekContent(siteId, item.id) ?? (await d.getContent(siteId, item.id));
+      let bytes = this.peekContent(siteId, item.id);
+      if (!bytes) {
+        bytes = await d.getContent(siteId, item.id);
+        // The memory cache stays in front of the disk: what was read is there for the next look.
+        if (bytes && account === this.account) this.keepBytes(contentKey(siteId, item.id), bytes);
+      }
       out.push({ ...item, content: bytes ? decoder.decode(bytes) : undefined });
     }
     return out;

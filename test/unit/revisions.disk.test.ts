@@ -206,4 +206,31 @@ describe('revisions: store with the disk cache (local service)', function () {
     assert.deepEqual(again, all);
     assert.equal(second.store.requests.fromDisk, all.length);
   });
+  it('after Refresh (invalidate), allContents asks for the list first: a revision saved since is in the history; what it reads from disk is kept in memory', async () => {
+    const first = open();
+    const before = await first.store.allContents(siteId, file);
+    const content = '<?php // saved on the service since\n';
+    const res = await fetch(`${service.url}/__control/add-revision`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ siteId, path: file, content }) });
+    const { id } = (await res.json()) as { id: string };
+    try {
+      service.resetStats();
+      assert.equal((await first.store.allContents(siteId, file)).length, before.length, 'no refresh: the history read before');
+      assert.equal(service.count(), 0);
+      first.store.invalidate();
+      const after = await first.store.allContents(siteId, file);
+      assert.equal(after.length, before.length + 1);
+      assert.equal(after[0]!.id, id, 'the new revision, newest first');
+      assert.equal(after[0]!.content, content);
+      assert.deepEqual(ops(), ['getRevisions', 'getRevisions'], 'the list, then the contents it lacks');
+      // A new window (another store on the same disk): the history from disk, then in memory too.
+      await first.disk.dispose();
+      service.resetStats();
+      const second = open();
+      assert.deepEqual(await second.store.allContents(siteId, file), after);
+      assert.equal(service.count(), 0);
+      for (const r of after) assert.ok(second.store.peekContent(siteId, r.id), `revision ${r.id} in memory`);
+    } finally {
+      await fetch(`${service.url}/__control/reseed`, { method: 'POST' });
+    }
+  });
 });
