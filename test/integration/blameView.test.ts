@@ -10,7 +10,7 @@ import type { ExtensionApi } from '../../src/extension';
 import { parseRevisionUri } from '../../src/revisions/fileSystem';
 import { relativeTime } from '../../src/revisions/time';
 import { DEMO } from '../server/demo';
-import { control, reseededAndSignedIn } from './support';
+import { control, reseededAndSignedIn, settled } from './support';
 import { screenOrSkip, type Screen } from './screen';
 import { waitFor, workspaceFolder } from './util';
 
@@ -79,9 +79,21 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
   });
 
   after(async () => {
+    // Nothing of this suite is left for the next ones: no edited document (reverted, so closing
+    // asks nothing), no mapped folder (so no background check), no revision added to the service,
+    // and none of the histories it read in the caches (other suites count their requests).
+    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
     await closeAll();
     await api.revisions.folders.set(acmeId, undefined);
     fs.rmSync(dir.fsPath, { recursive: true, force: true });
+    await settled(api.scheduler, url);
+    await control(url, 'reseed');
+    api.revisions.cache.clear();
+    await (await api.cache.current())?.clear();
+    await vscode.commands.executeCommand('siteRevisions.refresh');
   });
 
   it('blame: the annotation of the current line and the hover of any line match the demo history; the hover’s commands open the right diffs', async function () {
