@@ -214,9 +214,11 @@ describe('History Search and Site Changes', function () {
     await showOnly(s, 'Site Changes');
     const header = await s.texts({ selector: `${s.pane('Site Changes')} .pane-header` });
     assert.match(header.join(' '), /Marketing Drive · Last 7 days/);
-    const rows = await s.until(() => s.rows('Site Changes'), (r) => r.length >= 5, 'the Site Changes rows');
+    // Today's group is drawn expanded: its rows come in after the groups' (wait for them).
+    const today = (r: string[]) => r.slice(1, 5).filter((x) => x.includes('1 revision'));
+    const rows = await s.until(() => s.rows('Site Changes'), (r) => r.length >= 5 && today(r).length >= 2, 'the Site Changes rows, today’s group expanded');
     assert.match(rows[0]!, /^Today/);
-    const todayFiles = rows.slice(1, 5).filter((r) => r.includes('1 revision'));
+    const todayFiles = today(rows);
     assert.equal(todayFiles.length, 2, rows.join(' | '));
     assert.ok(todayFiles.some((r) => r.startsWith('index.html')) && todayFiles.some((r) => r.startsWith('launch.md')), todayFiles.join(' | '));
     assert.ok(!/^(Today|Yesterday)/.test(rows[5] ?? '') || rows[5]!.startsWith('Yesterday'), 'the next group is another day');
