@@ -389,9 +389,6 @@ export class RevisionStore {
     }
     const d = await this.disk();
     if (!d) return this.allContentsFromService(siteId, path, o);
-    // After the user's Refresh the list on disk may be old (a revision saved since): the file's
-    // list is asked for first, so the contents read below are those of the list as it is now.
-    if (this.fetchFirst && !listed) await this.revisions(siteId, path, { ...o, priority: o.priority ?? 'background' });
     const gen = this.generation;
     const r = await fetchAllContents(
       {
@@ -401,7 +398,9 @@ export class RevisionStore {
       d,
       siteId,
       path,
-      { ...(o.signal ? { signal: o.signal } : {}), priority: o.priority ?? 'background' },
+      // After the user's Refresh the list on disk may be old (a revision saved since): the one
+      // request with content is made even when the disk has every content it lists.
+      { ...(o.signal ? { signal: o.signal } : {}), priority: o.priority ?? 'background', fresh: this.fetchFirst && !listed },
     );
     this.requests.revisions += r.requests.withContent + r.requests.list;
     this.requests.content += r.requests.single;

@@ -30,6 +30,11 @@ export interface BulkOptions {
   maxReplyBytes?: number;
   /** Per-revision requests outstanding at once in a fallback (default 6; the scheduler bounds the origin as well). */
   concurrency?: number;
+  /**
+   * The list on disk may be old (the user refreshed): the service is asked even when every
+   * revision the disk lists has its content there.
+   */
+  fresh?: boolean;
 }
 
 export interface BulkResult {
@@ -59,7 +64,7 @@ export async function fetchAllContents(source: BulkSource, store: DiskStore, sit
   // 1. All on disk already?
   await store.refresh();
   let ids = (await store.peek(listKey))?.value.map((r) => r.id);
-  if (ids && ids.every((id) => store.hasContent(siteId, id))) {
+  if (!o.fresh && ids && ids.every((id) => store.hasContent(siteId, id))) {
     result.revisions = result.fromDisk = ids.length;
     return result;
   }
@@ -92,7 +97,7 @@ export async function fetchAllContents(source: BulkSource, store: DiskStore, sit
     });
     if (missing.length) result.fallback = 'content-omitted';
   } else {
-    if (!ids) {
+    if (!ids || o.fresh) {
       result.requests.list++;
       const revisions = uniqueById(await source.getRevisions(siteId, path, { signal, priority: 'background' }));
       await store.put(listKey, revisions);

@@ -206,7 +206,7 @@ describe('revisions: store with the disk cache (local service)', function () {
     assert.deepEqual(again, all);
     assert.equal(second.store.requests.fromDisk, all.length);
   });
-  it('after Refresh (invalidate), allContents asks for the list first: a revision saved since is in the history; what it reads from disk is kept in memory', async () => {
+  it('after Refresh (invalidate), allContents asks the service in one request although the disk has the history: a revision saved since is in it; what it reads from disk is kept in memory', async () => {
     const first = open();
     const before = await first.store.allContents(siteId, file);
     const content = '<?php // saved on the service since\n';
@@ -221,7 +221,7 @@ describe('revisions: store with the disk cache (local service)', function () {
       assert.equal(after.length, before.length + 1);
       assert.equal(after[0]!.id, id, 'the new revision, newest first');
       assert.equal(after[0]!.content, content);
-      assert.deepEqual(ops(), ['getRevisions', 'getRevisions'], 'the list, then the contents it lacks');
+      assert.deepEqual(ops(), ['getRevisions'], 'one Get Revisions with content: the list as it is now and every content');
       // A new window (another store on the same disk): the history from disk, then in memory too.
       await first.disk.dispose();
       service.resetStats();

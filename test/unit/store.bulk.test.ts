@@ -79,6 +79,25 @@ describe('disk store: every content of a file in one request', function () {
     assert.deepEqual(again, { revisions: expected.size, fromDisk: expected.size, stored: 0, requests: { withContent: 0, list: 0, single: 0 }, fallback: 'none', failed: [] });
   });
 
+  it('fresh (after the user refreshed): asks the service although the disk has every content it lists, and stores the revision saved since', async () => {
+    const s = store();
+    const c = client();
+    await fetchAllContents(c, s, SITE, file);
+    const res = await fetch(`${service.url}/__control/add-revision`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ siteId: SITE, path: file, content: 'saved since\n' }) });
+    const { id } = (await res.json()) as { id: string };
+    try {
+      service.resetStats();
+      assert.equal((await fetchAllContents(c, s, SITE, file)).revisions, expected.size, 'not fresh: the list on disk');
+      assert.equal(service.count(), 0);
+      const r = await fetchAllContents(c, s, SITE, file, { fresh: true });
+      assert.deepEqual(ops(), ['getRevisions no_content=0']);
+      assert.deepEqual(r, { revisions: expected.size + 1, fromDisk: expected.size, stored: 1, requests: { withContent: 1, list: 0, single: 0 }, fallback: 'none', failed: [] });
+      assert.equal(Buffer.from((await s.getContent(SITE, id))!).toString('utf8'), 'saved since\n');
+    } finally {
+      await fetch(`${service.url}/__control/reseed`, { method: 'POST' });
+    }
+  });
+
   it('falls back to one Get Revision per revision, at background priority, when the service leaves content out', async () => {
     // A service that ignores no_content=0 (the local service honors it): a canned one on loopback.
     const ids = ['11', '12', '13', '14', '15', '16', '17', '18'];
