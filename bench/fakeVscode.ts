@@ -222,6 +222,7 @@ export function createFakeVscode(): FakeVscode {
       createOutputChannel: () => anything('LogOutputChannel'),
       createTreeView: () => anything('TreeView'),
       registerTreeDataProvider: () => disposable(),
+      registerWebviewPanelSerializer: () => disposable(),
       onDidChangeActiveTextEditor: () => disposable(),
       onDidChangeVisibleTextEditors: () => disposable(),
       activeTextEditor: undefined,
