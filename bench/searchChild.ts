@@ -17,6 +17,7 @@
 //
 // Prints one JSON line on stdout.
 import { performance } from 'node:perf_hooks';
+import * as v8 from 'node:v8';
 import { SiteRevisionClient } from '../src/api';
 import { noRedaction, parseEnvelope, toRevisions } from '../src/api/validate';
 import { clientSource, compileQuery, searchHistory, searchRevisions, type HistorySource, type RevisionText } from '../src/search';
@@ -131,12 +132,15 @@ async function scanSample(url: string, concurrency: number, cancelAfter?: number
   const base = process.memoryUsage();
   let peakHeap = base.heapUsed;
   let peakRss = base.rss;
-  let peakExternal = base.external + base.arrayBuffers;
+  let peakExternal = v8.getHeapStatistics().external_memory;
+  // The heap every 5 ms from V8's statistics (what process.memoryUsage() reads too, without its
+  // RSS read from /proc, which cost ~0.2 ms a sample on the scan's critical path); RSS every 50 ms.
+  let ticks = 0;
   const sampler = setInterval(() => {
-    const m = process.memoryUsage();
-    peakHeap = Math.max(peakHeap, m.heapUsed);
-    peakRss = Math.max(peakRss, m.rss);
-    peakExternal = Math.max(peakExternal, m.external + m.arrayBuffers);
+    const h = v8.getHeapStatistics();
+    peakHeap = Math.max(peakHeap, h.used_heap_size);
+    peakExternal = Math.max(peakExternal, h.external_memory);
+    if (ticks++ % 10 === 0) peakRss = Math.max(peakRss, process.memoryUsage.rss());
   }, 5);
   const ac = new AbortController();
   let abortedAt = 0;

@@ -36,7 +36,7 @@ export interface FaultSpec {
 }
 
 export interface ServiceConfig {
-  /** Added before every /api reply. */
+  /** Time from every /api request to its reply (a read's reply is made during it, a write is carried out after it). */
   latencyMs?: number;
   /** 0..1, probability that a /api request gets a random fault from faultKinds. */
   faultRate?: number;
@@ -241,6 +241,14 @@ function publicConfig(state: State): Required<ServiceConfig> {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The operations that change nothing. */
+const READ_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['getSites', 'getRevisionFiles', 'getRevisions', 'getRevision']);
+
+/** A reply's JSON text, made ahead of sending it. */
+function serialized(r: { status: number; body: unknown; headers?: http.OutgoingHttpHeaders }): { status: number; text: Buffer; headers: http.OutgoingHttpHeaders } {
+  return { status: r.status, text: Buffer.from(JSON.stringify(r.body), 'utf8'), headers: r.headers ?? {} };
+}
 const HTML_TYPE = 'text/html; charset=utf-8';
 
 function htmlPage(status: number, title: string, text: string): string {
@@ -325,7 +333,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   };
 
   function sendJson(res: http.ServerResponse, status: number, body: unknown, extra: http.OutgoingHttpHeaders = {}): void {
-    const text = Buffer.from(JSON.stringify(body), 'utf8');
+    sendText(res, status, Buffer.from(JSON.stringify(body), 'utf8'), extra);
+  }
+
+  function sendText(res: http.ServerResponse, status: number, text: Buffer, extra: http.OutgoingHttpHeaders = {}): void {
     res.writeHead(status, { 'Content-Type': JSON_TYPE, 'Content-Length': text.length, 'Cache-Control': 'no-store', ...extra });
     res.end(text);
   }
@@ -444,8 +455,6 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
 
     const fault = pickFault();
     if (fault) rec.fault = fault.kind;
-    await delay(state.latencyMs);
-    if (closing) return;
 
     // What the request would get without a fault (computed lazily; never for writes unless dry-run).
     const respond = (dryRun: boolean): { status: number; body: Record<string, unknown>; headers?: http.OutgoingHttpHeaders } => {
@@ -458,6 +467,22 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       if (!rec.operation) return { status: 200, body: { success: false, error: `Unknown cmd: ${params.cmd}` } };
       return { status: 200, body: shaped(rec.operation, runOperation(store, rec.operation, params, auth.user, { dryRun, saveReplaces: state.saveReplaces })) };
     };
+
+    // The latency is the time from a request to its reply. A read's reply is produced while it
+    // runs, as on a service whose own machines answer during the network's round trip: otherwise
+    // this single-threaded process would add each reply's serialization (about 1 ms per 200 KB)
+    // to every concurrent request's latency, and concurrent clients would measure its queue.
+    // Writes are carried out after it, as before (a client that gives up during the latency
+    // still finds its write made, as with a real service).
+    const delayFrom = performance.now();
+    const early = !fault && state.latencyMs > 0 && rec.operation !== undefined && READ_OPERATIONS.has(rec.operation) ? serialized(respond(false)) : undefined;
+    await delay(Math.max(0, state.latencyMs - (performance.now() - delayFrom)));
+    if (closing) return;
+    if (early) {
+      record(early.status);
+      sendText(res, early.status, early.text, early.headers);
+      return;
+    }
 
     if (fault) {
       const retryAfter = fault.retryAfterSeconds ?? (fault.kind === 'http429' || fault.kind === 'http503' ? 0 : undefined);
@@ -481,10 +506,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
         case 'truncate': {
           // A valid reply cut in half: the full Content-Length is announced, half is sent, and the
           // connection is cut. Writes are not carried out (dry run).
-          const r = respond(true);
-          const text = Buffer.from(JSON.stringify(r.body), 'utf8');
-          record(r.status);
-          res.writeHead(r.status, { 'Content-Type': JSON_TYPE, 'Content-Length': text.length, 'Cache-Control': 'no-store', ...r.headers });
+          const { status, text, headers } = serialized(respond(true));
+          record(status);
+          res.writeHead(status, { 'Content-Type': JSON_TYPE, 'Content-Length': text.length, 'Cache-Control': 'no-store', ...headers });
           res.write(text.subarray(0, Math.floor(text.length / 2)), () => req.socket.destroy());
           return;
         }

@@ -10,7 +10,8 @@ const HELP = `Usage: node out/test/server/main.js [flags]
   --port N          port (default 8787; env SR_PORT)
   --host H          host (default 127.0.0.1; env SR_HOST)
   --data FILE       data file (default <repo>/.service-data/service.json; env SR_DATA)
-  --latency MS      delay before every /api reply (env SR_LATENCY_MS)
+  --latency MS      time from each /api request to its reply: a read's reply is made while it
+                    runs, a write is carried out after it (env SR_LATENCY_MS)
   --fault-rate R    0..1, share of /api requests that get a random fault (env SR_FAULT_RATE)
   --faults k1,k2    fault kinds for --fault-rate (default all: ${FAULT_KINDS.join(',')}; env SR_FAULTS)
   --seed N          seed of the random faults, to replay a run (default: picked at start and
