@@ -8,7 +8,8 @@
 //   account's folder; an expired session keeps it (the same account signs in again).
 // - "Site Revisions: Clear Cache" deletes every account's folder after asking, and says how much
 //   it freed. The log says the cache's size when a store opens.
-import * as fsp from 'node:fs/promises';
+// fs.promises is read where it is used, so that activating does not load it (see esbuild.mjs).
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Session } from '../auth/session';

@@ -24,9 +24,9 @@
 // a race of two processes); that costs a cache miss or an orphan blob, never a wrong answer:
 // blobs are named by the SHA-256 of their bytes and checked on every read, and orphan blobs are
 // swept at compaction.
-import * as fsp from 'node:fs/promises';
+// fs.promises is read where it is used, so that activating does not load it (see esbuild.mjs).
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { crc32 } from 'node:zlib';
 import { FILE_MODE, isMissing, ownedName, ownerPid, processAlive, writeAtomic } from './files';
 
 export interface Entry {
@@ -420,8 +420,13 @@ export class Catalog {
   }
 }
 
+/** node:zlib, required on the first checksum: loading it costs ~2 ms that activation need not pay. */
+let zlib: typeof import('node:zlib') | undefined;
+
 function crcOf(s: string): string {
-  return crc32(s).toString(16).padStart(8, '0');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  zlib ??= require('node:zlib') as typeof import('node:zlib');
+  return zlib.crc32(s).toString(16).padStart(8, '0');
 }
 
 /** The JSON of a `<crc32> <json>` line when the CRC matches. */

@@ -15,7 +15,8 @@
 // the problem is logged once per operation, a read is a miss, a write is skipped. Secrets never
 // get here: sites are cut to an allow-list first (lists.ts), contents and paths are not secrets.
 import { createHash } from 'node:crypto';
-import * as fsp from 'node:fs/promises';
+// fs.promises is read where it is used, so that activating does not load it (see esbuild.mjs).
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { Catalog, isHash, type Entry } from './catalog';
 import { cleanTemp, isMissing, privateDir, writeAtomic } from './files';

@@ -2,7 +2,8 @@
 // (a temporary file renamed into place), and the clean-up of temporary files that a killed
 // process left behind.
 import { randomBytes } from 'node:crypto';
-import * as fsp from 'node:fs/promises';
+// fs.promises is read where it is used, so that activating does not load it (see esbuild.mjs).
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
 /** Folders: readable by the user only. */
