@@ -3,7 +3,8 @@
 //
 //   node out/test/host/screenshots.js [--out docs] [--only NAME[,NAME…]] [--keep]
 //
-// Every shot in SHOTS is taken once per theme, as <out>/<name>-<theme>.png. To add one, append
+// Every shot in SHOTS is taken once per theme, as <out>/<name>-<theme>.png (and .webp where the
+// README embeds it). To add one, append
 // an entry: its steps run on a freshly reloaded workbench.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -71,6 +72,11 @@ export interface Shot {
   steps: Step[];
   /** Default: every theme in THEMES. */
   themes?: (keyof typeof THEMES)[];
+  /**
+   * Themes also written as <name>-<theme>.webp (lossy, quality 80: a third of the PNG's bytes):
+   * the images the README embeds, which the .vsix ships (its size target counts them).
+   */
+  webp?: (keyof typeof THEMES)[];
 }
 
 export const THEMES = {
@@ -108,6 +114,7 @@ export const SHOTS: Shot[] = [
   { name: 'sites', steps: [CLEAN, ...OPEN, { row: 'Acme Corporate' }, { pause: 1000 }] },
   {
     name: 'revisions',
+    webp: ['dark'],
     steps: [
       CLEAN,
       ...OPEN,
@@ -167,6 +174,7 @@ export const SHOTS: Shot[] = [
   {
     // A failure state as drawn: its explanation, the hint for its cause, and its buttons.
     name: 'view-unreachable',
+    webp: ['light'],
     steps: [
       CLEAN,
       ...OPEN,
@@ -377,6 +385,11 @@ async function main(): Promise<number> {
           }
           await wb.screenshot(file, shot.steps.some((st) => 'hover' in st));
           log(`wrote ${path.relative(process.cwd(), file)}`);
+          if (shot.webp?.includes(theme)) {
+            const webp = file.replace(/\.png$/, '.webp');
+            await wb.screenshot(webp, true);
+            log(`wrote ${path.relative(process.cwd(), webp)}`);
+          }
         } catch (err) {
           failures++;
           const failFile = path.join(runDir, `${shot.name}-${theme}-FAILED.png`);

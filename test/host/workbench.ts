@@ -69,6 +69,7 @@ export interface Workbench {
   /** Waits for a CSS selector to be visible. */
   waitFor(selector: string, timeoutMs?: number): Promise<void>;
   /** `keepPointer`: leave the pointer where it is (a hover shot); otherwise it is parked where nothing shows a hover. */
+  /** A PNG, or a WebP when `file` ends with .webp. */
   screenshot(file: string, keepPointer?: boolean): Promise<void>;
   /** Reloads the page (the browser's reload: the workbench may not have saved its state). */
   reload(): Promise<void>;
@@ -221,7 +222,15 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
         await page.mouse.move(Math.round(vp.width * 0.7), Math.round(vp.height * 0.55));
       }
       await page.waitForTimeout(400);
-      await page.screenshot({ path: file });
+      if (file.endsWith('.webp')) {
+        // Playwright writes PNG and JPEG only; Chromium's own capture encodes WebP.
+        const cdp = await page.context().newCDPSession(page);
+        const { data } = (await cdp.send('Page.captureScreenshot', { format: 'webp', quality: 80 })) as { data: string };
+        await cdp.detach();
+        fs.writeFileSync(file, Buffer.from(data, 'base64'));
+      } else {
+        await page.screenshot({ path: file });
+      }
     },
     async reload() {
       await page.reload({ waitUntil: 'domcontentloaded' });
