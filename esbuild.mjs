@@ -1,5 +1,6 @@
-// Bundles the extension into dist/extension.js, undici into dist/undici.js and the revision blame
-// (src/blame/ with its diff package) into dist/blame.js. `vscode` is provided by the host.
+// Bundles the extension into dist/extension.js, undici into dist/undici.js, the revision blame
+// (src/blame/ with its diff package) into dist/blame.js, and History Search, Site Changes and the
+// language-model tools into dist/history.js (see historyHost). `vscode` is provided by the host.
 // A second build, for the browser, bundles the site editor's webview script
 // (src/sites/webview/main.ts, with the form rules of src/sites/siteForm.ts and the message
 // protocol it shares with the extension) into dist/siteEditor.js: no `vscode`, no Node built-ins.
@@ -10,12 +11,13 @@
 // - undici (about 85 % of the code) is its own file, required on the first request (the dynamic
 //   import in src/api/http.ts becomes `require('./undici.js')`): activating neither parses nor
 //   evaluates it. The same for the blame code: src/blame/load.ts imports './index.js', which
-//   becomes `require('./blame.js')`.
+//   becomes `require('./blame.js')`; and for the history chunk (src/history/load.ts, './chunk.js'
+//   → `require('./history.js')`).
 // - `vscode` is imported once: esbuild wraps each `import * as vscode` of an external CommonJS
 //   module in a copy of all its exports (about 200 names, in every one of ~17 modules), which
 //   was a third of the time the bundle took to load. One shared module re-exports it instead.
 import * as esbuild from 'esbuild';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,12 +80,50 @@ const undiciApart = {
   },
 };
 
+/** A loader's `import('./<request>')` goes to the separate output `./<output>` (required on first use). */
+function chunkApart(name, loaderFile, request, output) {
+  const loader = fileURLToPath(new URL(loaderFile, import.meta.url));
+  const filter = new RegExp(`^${request.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter }, (args) => (path.resolve(args.importer) === loader ? { path: output, external: true } : undefined));
+    },
+  };
+}
+
 /** src/blame/load.ts's import of the blame module goes to the separate output dist/blame.js. */
-const blameApart = {
-  name: 'blame-apart',
+const blameApart = chunkApart('blame-apart', 'src/blame/load.ts', './index.js', './blame.js');
+/** src/history/load.ts's import of the history chunk goes to dist/history.js. */
+const historyApart = chunkApart('history-apart', 'src/history/load.ts', './chunk.js', './history.js');
+
+/**
+ * The history chunk (src/history/chunk.ts with src/searchView, src/search and src/lm) is built as
+ * a function of the extension's modules it imports: `module.exports = (host) => …`, and each such
+ * import reads `host['<path under src/>']` (src/history/host.ts hands them over), so that the
+ * chunk shares the extension's classes and state instead of carrying copies of them (an
+ * `instanceof` across the two would fail; a context-key cache or a sink would be two). `vscode`
+ * is one of them. A module the chunk imports that host.ts does not hand over stops the build.
+ */
+const HISTORY_CHUNK = ['src/history/chunk.ts', 'src/searchView/', 'src/search/', 'src/lm/'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+const srcDir = fileURLToPath(new URL('src/', import.meta.url));
+const inHistoryChunk = (file) => HISTORY_CHUNK.some((p) => (p.endsWith(path.sep) ? file.startsWith(p) : file === p));
+const hostKeys = () => new Set([...readFileSync(fileURLToPath(new URL('src/history/host.ts', import.meta.url)), 'utf8').matchAll(/^\s+'?([\w/]+)'?(?::|,)/gm)].map((m) => m[1]));
+const historyHost = {
+  name: 'history-host',
   setup(build) {
-    const loader = fileURLToPath(new URL('src/blame/load.ts', import.meta.url));
-    build.onResolve({ filter: /^\.\/index\.js$/ }, (args) => (path.resolve(args.importer) === loader ? { path: './blame.js', external: true } : undefined));
+    const keys = hostKeys();
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind === 'entry-point' || args.pluginData?.hostCheck || !inHistoryChunk(args.importer)) return undefined;
+      if (args.path === 'vscode') return { path: 'vscode', namespace: 'history-host' };
+      if (!args.path.startsWith('.')) return undefined;
+      const r = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { hostCheck: true } });
+      if (r.errors.length || inHistoryChunk(r.path) || !r.path.startsWith(srcDir)) return r.errors.length ? { errors: r.errors } : { path: r.path };
+      const key = path.relative(srcDir, r.path).split(path.sep).join('/').replace(/(\/index)?\.ts$/, '');
+      if (!keys.has(key)) return { errors: [{ text: `the history chunk imports src/${key} (from ${path.relative(process.cwd(), args.importer)}), which src/history/host.ts does not hand over: add it there` }] };
+      return { path: key, namespace: 'history-host' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'history-host' }, (args) => ({ contents: `module.exports = __siteRevisionsHost[${JSON.stringify(args.path)}];`, loader: 'js' }));
   },
 };
 
@@ -107,11 +147,20 @@ export const options = {
   platform: 'node',
   target: 'node20',
   external: ['vscode'],
-  plugins: [vscodeOnce, undiciApart, blameApart],
+  plugins: [vscodeOnce, undiciApart, blameApart, historyApart],
   define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
   // import('undici') → require('./undici.js') inside a promise, as when undici was bundled in (and
   // import('./index.js') in src/blame/load.ts → require('./blame.js')).
   supported: { 'dynamic-import': false },
+};
+
+/** dist/history.js (exported for test/unit/history.chunk.test.ts): see historyHost. */
+export const historyOptions = {
+  ...options,
+  entryPoints: { history: 'src/history/chunk.ts' },
+  plugins: [historyHost],
+  banner: { js: 'module.exports = (__siteRevisionsHost) => { const module = { exports: {} }; const exports = module.exports;' },
+  footer: { js: 'return module.exports; };' },
 };
 
 /** The webview runs in a browser: an import of `vscode` or of a Node built-in is a build error that says so. */
@@ -139,13 +188,14 @@ export const webviewOptions = {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (watch) {
     const report = watchReport();
-    for (const o of [options, webviewOptions]) {
+    for (const o of [options, historyOptions, webviewOptions]) {
       const ctx = await esbuild.context({ ...o, logLevel: 'silent', plugins: [...o.plugins, report] });
       await ctx.watch();
     }
   } else {
-    const [result] = await Promise.all([esbuild.build(options), esbuild.build(webviewOptions)]);
+    const [result, history] = await Promise.all([esbuild.build(options), esbuild.build(historyOptions), esbuild.build(webviewOptions)]);
     mkdirSync('dist', { recursive: true });
-    writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
+    const meta = { inputs: { ...result.metafile.inputs, ...history.metafile.inputs }, outputs: { ...result.metafile.outputs, ...history.metafile.outputs } };
+    writeFileSync('dist/meta.json', JSON.stringify(meta));
   }
 }

@@ -10,15 +10,14 @@ import { SitesModel } from './sites/sitesModel';
 import { SitesTreeProvider } from './sites/sitesTree';
 import { createSitesView } from './sites/sitesView';
 import { Notifier } from './ui/notify';
-import { registerLmTools } from './lm';
-import type { HistoryTools } from './lm/tools';
 import { registerRevisions, type RevisionsApi } from './revisions';
-import { registerSearchViews, type SearchViewsApi } from './searchView';
 import { setBackgroundSink } from './util/background';
 import { AccountCache } from './cache/accountCache';
 import { RequestScheduler } from './scheduler';
 import { readSettings } from './config';
 import { registerBlameView, type BlameViewApi } from './blameView';
+import type { HistoryFeatures } from './history/chunk';
+import { registerHistory } from './history/shell';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
@@ -43,8 +42,8 @@ export interface ExtensionApi {
   scheduler: RequestScheduler;
   editors: typeof editors;
   revisions: RevisionsApi;
-  searchViews: SearchViewsApi;
-  lmTools: HistoryTools;
+  /** Loads History Search, Site Changes and the language-model tools (a chunk of their own) and gives their handles. */
+  history: () => Promise<HistoryFeatures>;
   blameView: BlameViewApi;
   ready: Promise<void>;
 }
@@ -94,13 +93,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   // documents (a restored window's tabs) wait for them.
   const started: { ready?: Promise<void> } = {};
   const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve(), cache, view });
-  const lm = registerLmTools({ session, model, store: revisions.store, log });
-  context.subscriptions.push(...lm.disposables);
   const blameView = registerBlameView({ session, model, revisions, log, notifier });
   context.subscriptions.push(...blameView.disposables);
-  const searchViews = registerSearchViews({ session, revisions, notifier, log }, context.subscriptions);
+  const history = registerHistory({ session, model, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
-  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, lmTools: lm.tools, blameView: blameView.api, searchViews, ready } : undefined;
+  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, blameView: blameView.api, history: history.features, ready } : undefined;
 }
 
 export function deactivate(): void {}

@@ -1,6 +1,5 @@
 // The language-model tools feature: the tools read through the Sites model and the revision
 // store the views use (cached answers cost nothing).
-import type * as vscode from 'vscode';
 import type { Session } from '../auth/session';
 import type { Log } from '../log';
 import type { RevisionStore } from '../revisions/store';
@@ -27,7 +26,8 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-export function registerLmTools(deps: LmToolsDeps): { tools: HistoryTools; disposables: vscode.Disposable[] } {
+/** The tools, not registered (src/history/shell.ts registers them at activation and calls these). */
+export function createLmTools(deps: LmToolsDeps): HistoryTools {
   const { model, store } = deps;
   const source: HistorySource = {
     sites: (signal) => untilAborted(model.current(), signal),
@@ -35,6 +35,5 @@ export function registerLmTools(deps: LmToolsDeps): { tools: HistoryTools; dispo
     revisions: async (siteId, path, signal) => (await untilAborted(store.revisions(siteId, path, { signal }), signal)).items.map((d) => ({ ...d.item, time: d.time })),
     content: async (siteId, revisionId, signal) => decoder.decode(await untilAborted(store.content(siteId, revisionId, { signal }), signal)),
   };
-  const tools = new HistoryTools(deps.session, source, revisionStoreSource(store), deps.log);
-  return { tools, disposables: tools.register() };
+  return new HistoryTools(deps.session, source, revisionStoreSource(store), deps.log);
 }

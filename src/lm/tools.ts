@@ -33,14 +33,8 @@ export interface HistorySource {
   content(siteId: string, revisionId: string, signal: AbortSignal): Promise<string>;
 }
 
-export const TOOL_NAMES = {
-  listSites: 'siteRevisions_listSites',
-  listFiles: 'siteRevisions_listFiles',
-  listRevisions: 'siteRevisions_listRevisions',
-  getRevision: 'siteRevisions_getRevision',
-  searchHistory: 'siteRevisions_searchHistory',
-  siteChanges: 'siteRevisions_siteChanges',
-} as const;
+import { TOOL_NAMES } from '../history/names';
+export { TOOL_NAMES };
 
 interface ListSitesInput {
   filter?: string;
@@ -126,8 +120,9 @@ export class HistoryTools {
     }
   }
 
-  register(): vscode.Disposable[] {
-    return [
+  /** Each tool by name, as VS Code calls it (src/history/shell.ts registers them at activation). */
+  tools(): Map<string, vscode.LanguageModelTool<object>> {
+    return new Map([
       this.tool<ListSitesInput>(TOOL_NAMES.listSites, () => vscode.l10n.t('Listing the sites of Site Revisions'), (i, s) => this.listSites(i, s)),
       this.tool<ListFilesInput>(TOOL_NAMES.listFiles, (i) => vscode.l10n.t('Listing the files with revisions of site {0}', quoted(i.site)), (i, s) => this.listFiles(i, s)),
       this.tool<ListRevisionsInput>(TOOL_NAMES.listRevisions, (i) => vscode.l10n.t('Listing the revisions of {0}', quoted(i.path)), (i, s) => this.listRevisions(i, s)),
@@ -150,7 +145,7 @@ export class HistoryTools {
           })),
         (i, s) => this.siteChanges(i, s),
       ),
-    ];
+    ]);
   }
 
   /**
@@ -178,12 +173,12 @@ export class HistoryTools {
   }
 
   /**
-   * Registers one tool: the invocation message, the signed-out answer, cancellation, and errors
+   * One tool: the invocation message, the signed-out answer, cancellation, and errors
    * as text the agent can act on (a wrong site name lists the right ones).
    */
-  private tool<T>(name: string, prepare: Prepare<T>, run: (input: T, signal: AbortSignal) => Promise<string>): vscode.Disposable {
+  private tool<T>(name: string, prepare: Prepare<T>, run: (input: T, signal: AbortSignal) => Promise<string>): [string, vscode.LanguageModelTool<object>] {
     this.preparations.set(name, prepare as Prepare<never>);
-    return vscode.lm.registerTool<T>(name, {
+    const tool: vscode.LanguageModelTool<T> = {
       prepareInvocation: (o, token) => this.prepare(name, (o.input ?? {}) as object, token),
       invoke: async (o, token) => {
         if (this.session.state !== 'signedIn') return text(this.signedOutAnswer());
@@ -202,7 +197,8 @@ export class HistoryTools {
           dispose();
         }
       },
-    });
+    };
+    return [name, tool as vscode.LanguageModelTool<object>];
   }
 
   private signedOutAnswer(): string {

@@ -14,8 +14,8 @@ import type { ScanRun } from './progress';
 import { scopeLabel, type ViewScope } from './scope';
 import { CheckedFiles, RefreshThrottle } from './tree';
 
-export const CHANGES_VIEW = 'siteRevisions.siteChanges';
-export const OPEN_CHANGE_COMMAND = 'siteRevisions.openSiteChange';
+import { CHANGES_VIEW, OPEN_CHANGE_COMMAND } from '../history/names';
+export { CHANGES_VIEW, OPEN_CHANGE_COMMAND };
 
 export interface ChangesRun extends ScanRun {
   readonly scope: ViewScope;

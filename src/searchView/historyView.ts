@@ -16,8 +16,8 @@ import { scopeLabel, type ViewScope } from './scope';
 import type { ScanRun } from './progress';
 import { CheckedFiles, RefreshThrottle } from './tree';
 
-export const HISTORY_VIEW = 'siteRevisions.historySearch';
-export const OPEN_RESULT_COMMAND = 'siteRevisions.openSearchResult';
+import { HISTORY_VIEW, OPEN_RESULT_COMMAND } from '../history/names';
+export { HISTORY_VIEW, OPEN_RESULT_COMMAND };
 
 /** Searches kept in the view; the oldest goes when another starts. */
 export const MAX_SEARCHES = 10;

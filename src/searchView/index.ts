@@ -10,8 +10,9 @@ import { message } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
 import type { TreeNode } from '../tree/node';
 import { ChangesCommands } from './changesCommands';
-import { CHANGES_VIEW, ChangedFileNode, SiteChangesProvider } from './changesView';
-import { HISTORY_VIEW, HistorySearchProvider, SearchFileNode } from './historyView';
+import { ChangedFileNode, SiteChangesProvider } from './changesView';
+import { HistorySearchProvider, SearchFileNode } from './historyView';
+import type { HistoryViews } from '../history/shell';
 import { restoreMany, type RestoreOutcome, type RestoreTarget } from './restore';
 import { SearchCommands, searchInput } from './searchCommands';
 
@@ -33,13 +34,17 @@ export interface SearchViewsApi {
   searchInput: typeof searchInput;
 }
 
-export function registerSearchViews(deps: SearchViewsDeps, subscriptions: vscode.Disposable[]): SearchViewsApi {
+/**
+ * The two views are made at activation (src/history/shell.ts), before this code is loaded; their
+ * providers are handed over here.
+ */
+export function registerSearchViews(deps: SearchViewsDeps, views: HistoryViews, subscriptions: vscode.Disposable[]): SearchViewsApi {
   const { session, revisions, notifier, log } = deps;
   let account = accountKey(session);
   const history = new HistorySearchProvider();
   const changes = new SiteChangesProvider();
-  const historyView = vscode.window.createTreeView(HISTORY_VIEW, { treeDataProvider: history, showCollapseAll: true, manageCheckboxStateManually: true });
-  const changesView = vscode.window.createTreeView(CHANGES_VIEW, { treeDataProvider: changes, showCollapseAll: true, manageCheckboxStateManually: true });
+  const { historyView, changesView } = views;
+  views.provide(history, changes);
   changes.attach(changesView);
   const search = new SearchCommands({ revisions, provider: history, notifier, log });
   const changesCommands = new ChangesCommands({ revisions, provider: changes, notifier, log });
@@ -59,8 +64,6 @@ export function registerSearchViews(deps: SearchViewsDeps, subscriptions: vscode
     history,
     changes,
     history.checked,
-    historyView,
-    changesView,
     ...search.register(),
     ...changesCommands.register(),
     // Signed out or another account: nothing found for the previous one may show.

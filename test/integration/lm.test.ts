@@ -193,7 +193,7 @@ describe('Language-model tools', function () {
     it('a folder or site scan asks first, naming how many files it reads; one file does not', async () => {
       const token = new vscode.CancellationTokenSource().token;
       const files = (await serviceRead<{ files: string[] }>(url, `/api/revisions?site=${marketing.id}`)).files;
-      const site = await api.lmTools.prepare(TOOL_NAMES.searchHistory, { site: marketing.id, query: 'x' }, token);
+      const site = await (await api.history()).lmTools.prepare(TOOL_NAMES.searchHistory, { site: marketing.id, query: 'x' }, token);
       assert.equal(site?.confirmationMessages?.title, `Search the history of ${files.length} files?`);
       const message = site!.confirmationMessages!.message;
       // Text from the service is appended as text (appendText escapes markdown, spaces become &nbsp;).
@@ -201,9 +201,9 @@ describe('Language-model tools', function () {
       const shown = message.value.replace(/&nbsp;/g, ' ');
       assert.ok(shown.includes(`${files.length} files of the site "${SEARCH_DEMO.siteName}"`), shown);
       const inFolder = files.filter((f) => f.startsWith(`${SEARCH_DEMO.folder}/`)).length;
-      const folder = await api.lmTools.prepare(TOOL_NAMES.siteChanges, { site: marketing.id, folder: SEARCH_DEMO.folder }, token);
+      const folder = await (await api.history()).lmTools.prepare(TOOL_NAMES.siteChanges, { site: marketing.id, folder: SEARCH_DEMO.folder }, token);
       assert.equal(folder?.confirmationMessages?.title, `List the changes of ${inFolder} files?`);
-      const one = await api.lmTools.prepare(TOOL_NAMES.searchHistory, { site: marketing.id, path: 'index.html', query: 'x' }, token);
+      const one = await (await api.history()).lmTools.prepare(TOOL_NAMES.searchHistory, { site: marketing.id, path: 'index.html', query: 'x' }, token);
       assert.equal(one?.confirmationMessages, undefined);
       assert.match(String(one?.invocationMessage), /Searching the history for "x"/);
     });

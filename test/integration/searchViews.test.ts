@@ -200,7 +200,7 @@ describe('History Search and Site Changes', function () {
     const expected = new Set<string>();
     for (const f of SEARCH_DEMO.files) f.revisions.forEach((r, i) => r.daysAgo <= 6 && expected.add(`${f.path}#${i + 1}`));
     const shown = new Set<string>();
-    const provider = api.searchViews.changes;
+    const provider = (await api.history()).searchViews.changes;
     for (const day of await provider.getChildren()) {
       for (const file of await day.getChildren()) {
         const path = (file as unknown as { file: { path: string } }).file.path;
@@ -253,7 +253,8 @@ describe('History Search and Site Changes', function () {
     for (const name of ['index.html', 'launch.md']) {
       await s.click({ selector: `${s.pane('Site Changes')} .monaco-list-row:has-text("${name}") .custom-view-tree-node-item-checkbox`, nth: 0 });
     }
-    await waitFor(() => api.searchViews.changes.checked.size === 2, { message: 'two files checked' });
+    const { searchViews } = await api.history();
+    await waitFor(() => searchViews.changes.checked.size === 2, { message: 'two files checked' });
     let detail = '';
     const restoreStub = stubWindow('showWarningMessage', (async (_m: string, o: vscode.MessageOptions, button: string) => {
       detail = o?.detail ?? '';
@@ -336,7 +337,7 @@ describe('History Search and Site Changes', function () {
   it('signing out empties both views (nothing found for the account shows after it)', async function () {
     const s = screenOrSkip(this);
     await vscode.commands.executeCommand('siteRevisions.siteChanges', { site: marketing }, { period: { kind: 'today' } });
-    assert.ok(api.searchViews.history.searches.length > 0 && api.searchViews.changes.run);
+    assert.ok((await api.history()).searchViews.history.searches.length > 0 && (await api.history()).searchViews.changes.run);
     try {
       await vscode.commands.executeCommand('siteRevisions.signOut');
       await showOnly(s, 'History Search');

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Site } from '../../src/api/types';
 import { DEMO } from '../server/demo';
+import { SEARCH_DEMO } from '../server/seed-search';
 import { screen } from './screen';
 import { EXTENSION_ID, testService } from './util';
 
@@ -66,6 +67,26 @@ describe('Smoke', function () {
     const sorted = [...expected].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true }));
     const rows = await s!.until(() => s!.rows(), (r) => r.length >= 5, 'the demo sites in the Sites view', 20000);
     for (const name of sorted.slice(0, 5)) assert.ok(rows.some((r) => r.startsWith(name)), `“${name}” is drawn (rows: ${JSON.stringify(rows.slice(0, 8))})`);
+  });
+
+  it('History Search, a chunk of its own (dist/history.js), loads on its first command and draws what it found', async function () {
+    const s = screen();
+    if (!s) this.skip();
+    const url = (await testService()).url;
+    const body = new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password });
+    const sites = ((await (await fetch(`${url}/api/sites`, { method: 'POST', body })).json()) as { sites: Site[] }).sites;
+    const site = sites.find((x) => x.name === SEARCH_DEMO.siteName);
+    assert.ok(site, `the demo site ${SEARCH_DEMO.siteName}`);
+    // The command's stand-in loads the chunk, which registers the real command and runs it: what
+    // it finds comes through the extension's own session, store and client (one instance of each).
+    const run = (await vscode.commands.executeCommand('siteRevisions.searchHistory', { site }, { query: { pattern: SEARCH_DEMO.marker, matchCase: true }, mode: 'changes' })) as { state?: string } | undefined;
+    assert.equal(run?.state, 'done');
+    await vscode.commands.executeCommand('siteRevisions.historySearch.focus');
+    for (const title of ['Sites', 'History Search', 'Site Changes']) await s!.setPaneExpanded(title, title === 'History Search');
+    const rows = await s!.until(() => s!.rows('History Search'), (r) => r.some((x) => /Marketing Drive · changes · \d+ files?, \d+ revisions?/.test(x)), 'the search drawn in the History Search view', 20000);
+    assert.match(rows[0]!, new RegExp(SEARCH_DEMO.marker));
+    await vscode.commands.executeCommand('siteRevisions.clearSearches');
+    for (const [title, expanded] of [['Sites', true], ['History Search', false], ['Site Changes', false]] as const) await s!.setPaneExpanded(title, expanded);
   });
 
   it('the installed extension exports nothing that leads to secrets, the session or the client', async function () {

@@ -120,6 +120,7 @@ describe('package (.vsix)', function () {
       'extension/dist/extension.js',
       'extension/dist/undici.js',
       'extension/dist/blame.js',
+      'extension/dist/history.js',
       'extension/dist/siteEditor.js',
       ...media,
       ...readmeImages(readme).map((f) => `extension/${f}`),
