@@ -17,7 +17,7 @@
 //   module in a copy of all its exports (about 200 names, in every one of ~17 modules), which
 //   was a third of the time the bundle took to load. One shared module re-exports it instead.
 import * as esbuild from 'esbuild';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,7 +108,11 @@ const historyApart = chunkApart('history-apart', 'src/history/load.ts', './chunk
 const HISTORY_CHUNK = ['src/history/chunk.ts', 'src/searchView/', 'src/search/', 'src/lm/'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 const srcDir = fileURLToPath(new URL('src/', import.meta.url));
 const inHistoryChunk = (file) => HISTORY_CHUNK.some((p) => (p.endsWith(path.sep) ? file.startsWith(p) : file === p));
-const hostKeys = () => new Set([...readFileSync(fileURLToPath(new URL('src/history/host.ts', import.meta.url)), 'utf8').matchAll(/^\s+'?([\w/]+)'?(?::|,)/gm)].map((m) => m[1]));
+/** The keys of HOST_MODULES in src/history/host.ts (none when there is no such file, e.g. in a scratch copy). */
+function hostKeys() {
+  const file = fileURLToPath(new URL('src/history/host.ts', import.meta.url));
+  return new Set(existsSync(file) ? [...readFileSync(file, 'utf8').matchAll(/^\s+'?([\w/]+)'?(?::|,)/gm)].map((m) => m[1]) : []);
+}
 const historyHost = {
   name: 'history-host',
   setup(build) {
