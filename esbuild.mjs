@@ -1,6 +1,7 @@
 // Bundles the extension into dist/extension.js, undici into dist/undici.js, the revision blame
 // (src/blame/ with its diff package) into dist/blame.js, and History Search, Site Changes and the
-// language-model tools into dist/history.js (see historyHost). `vscode` is provided by the host.
+// language-model tools into dist/history.js, and the editor features into dist/blameView.js (see
+// hostModules). `vscode` is provided by the host.
 // A second build, for the browser, bundles the site editor's webview script
 // (src/sites/webview/main.ts, with the form rules of src/sites/siteForm.ts and the message
 // protocol it shares with the extension) into dist/siteEditor.js: no `vscode`, no Node built-ins.
@@ -12,7 +13,7 @@
 //   import in src/api/http.ts becomes `require('./undici.js')`): activating neither parses nor
 //   evaluates it. The same for the blame code: src/blame/load.ts imports './index.js', which
 //   becomes `require('./blame.js')`; and for the history chunk (src/history/load.ts, './chunk.js'
-//   → `require('./history.js')`).
+//   → `require('./history.js')`; src/blameView/load.ts → `require('./blameView.js')`).
 // - `vscode` is imported once: esbuild wraps each `import * as vscode` of an external CommonJS
 //   module in a copy of all its exports (about 200 names, in every one of ~17 modules), which
 //   was a third of the time the bundle took to load. One shared module re-exports it instead.
@@ -97,39 +98,56 @@ const blameApart = chunkApart('blame-apart', 'src/blame/load.ts', './index.js', 
 /** src/history/load.ts's import of the history chunk goes to dist/history.js. */
 const historyApart = chunkApart('history-apart', 'src/history/load.ts', './chunk.js', './history.js');
 
+/** src/blameView/load.ts's import of the editor features goes to dist/blameView.js. */
+const blameViewApart = chunkApart('blame-view-apart', 'src/blameView/load.ts', './index.js', './blameView.js');
+
 /**
- * The history chunk (src/history/chunk.ts with src/searchView, src/search and src/lm) is built as
- * a function of the extension's modules it imports: `module.exports = (host) => …`, and each such
- * import reads `host['<path under src/>']` (src/history/host.ts hands them over), so that the
- * chunk shares the extension's classes and state instead of carrying copies of them (an
- * `instanceof` across the two would fail; a context-key cache or a sink would be two). `vscode`
- * is one of them. A module the chunk imports that host.ts does not hand over stops the build.
+ * A chunk loaded on first use that imports the extension's own modules: History Search, Site
+ * Changes and the language-model tools (src/history/chunk.ts with src/searchView, src/search and
+ * src/lm → dist/history.js), and the editor features (src/blameView but its shell.ts, load.ts and names.ts
+ * → dist/blameView.js). Each is built as a function of the extension's modules it imports:
+ * `module.exports = (host) => …`, and each such import reads `host['<path under src/>']`
+ * (src/chunks/host.ts hands them over, src/chunks/load.ts calls the function), so that a chunk
+ * shares the extension's classes and state instead of carrying copies of them (an `instanceof`
+ * across the two would fail; a context-key cache or a sink would be two). `vscode` is one of them.
+ * A module a chunk imports that host.ts does not hand over stops the build.
  */
-const HISTORY_CHUNK = ['src/history/chunk.ts', 'src/searchView/', 'src/search/', 'src/lm/'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 const srcDir = fileURLToPath(new URL('src/', import.meta.url));
-const inHistoryChunk = (file) => HISTORY_CHUNK.some((p) => (p.endsWith(path.sep) ? file.startsWith(p) : file === p));
-/** The keys of HOST_MODULES in src/history/host.ts (none when there is no such file, e.g. in a scratch copy). */
+const abs = (p) => fileURLToPath(new URL(p, import.meta.url));
+const CHUNKS = {
+  history: { entry: 'src/history/chunk.ts', parts: ['src/history/chunk.ts', 'src/searchView/', 'src/search/', 'src/lm/'].map(abs), except: [] },
+  blameView: { entry: 'src/blameView/index.ts', parts: ['src/blameView/'].map(abs), except: ['src/blameView/shell.ts', 'src/blameView/load.ts', 'src/blameView/names.ts'].map(abs) },
+};
+const inChunk = (chunk, file) => !chunk.except.includes(file) && chunk.parts.some((p) => (p.endsWith(path.sep) ? file.startsWith(p) : file === p));
+
+/** The keys of HOST_MODULES in src/chunks/host.ts (none when there is no such file, e.g. in a scratch copy). */
 function hostKeys() {
-  const file = fileURLToPath(new URL('src/history/host.ts', import.meta.url));
+  const file = abs('src/chunks/host.ts');
   return new Set(existsSync(file) ? [...readFileSync(file, 'utf8').matchAll(/^\s+'?([\w/]+)'?(?::|,)/gm)].map((m) => m[1]) : []);
 }
-const historyHost = {
-  name: 'history-host',
-  setup(build) {
-    const keys = hostKeys();
-    build.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.kind === 'entry-point' || args.pluginData?.hostCheck || !inHistoryChunk(args.importer)) return undefined;
-      if (args.path === 'vscode') return { path: 'vscode', namespace: 'history-host' };
-      if (!args.path.startsWith('.')) return undefined;
-      const r = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { hostCheck: true } });
-      if (r.errors.length || inHistoryChunk(r.path) || !r.path.startsWith(srcDir)) return r.errors.length ? { errors: r.errors } : { path: r.path };
-      const key = path.relative(srcDir, r.path).split(path.sep).join('/').replace(/(\/index)?\.ts$/, '');
-      if (!keys.has(key)) return { errors: [{ text: `the history chunk imports src/${key} (from ${path.relative(process.cwd(), args.importer)}), which src/history/host.ts does not hand over: add it there` }] };
-      return { path: key, namespace: 'history-host' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'history-host' }, (args) => ({ contents: `module.exports = __siteRevisionsHost[${JSON.stringify(args.path)}];`, loader: 'js' }));
-  },
-};
+
+function hostModules(name) {
+  const chunk = CHUNKS[name];
+  return {
+    name: `${name}-host`,
+    setup(build) {
+      let keys;
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind === 'entry-point' || args.pluginData?.hostCheck || !inChunk(chunk, args.importer)) return undefined;
+        if (args.path === 'vscode') return { path: 'vscode', namespace: 'chunk-host' };
+        if (!args.path.startsWith('.')) return undefined;
+        const r = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { hostCheck: true } });
+        if (r.errors.length) return { errors: r.errors };
+        if (inChunk(chunk, r.path) || !r.path.startsWith(srcDir)) return { path: r.path };
+        const key = path.relative(srcDir, r.path).split(path.sep).join('/').replace(/(\/index)?\.ts$/, '');
+        keys ??= hostKeys();
+        if (!keys.has(key)) return { errors: [{ text: `the ${name} chunk imports src/${key} (from ${path.relative(process.cwd(), args.importer)}), which src/chunks/host.ts does not hand over: add it there` }] };
+        return { path: key, namespace: 'chunk-host' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'chunk-host' }, (args) => ({ contents: `module.exports = __siteRevisionsHost[${JSON.stringify(args.path)}];`, loader: 'js' }));
+    },
+  };
+}
 
 /** What both builds share: minified for production, source maps in development, a metafile. */
 const common = {
@@ -151,21 +169,24 @@ export const options = {
   platform: 'node',
   target: 'node20',
   external: ['vscode'],
-  plugins: [vscodeOnce, undiciApart, blameApart, historyApart],
+  plugins: [vscodeOnce, undiciApart, blameApart, historyApart, blameViewApart],
   define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
   // import('undici') → require('./undici.js') inside a promise, as when undici was bundled in (and
   // import('./index.js') in src/blame/load.ts → require('./blame.js')).
   supported: { 'dynamic-import': false },
 };
 
-/** dist/history.js (exported for test/unit/history.chunk.test.ts): see historyHost. */
-export const historyOptions = {
-  ...options,
-  entryPoints: { history: 'src/history/chunk.ts' },
-  plugins: [historyHost],
-  banner: { js: 'module.exports = (__siteRevisionsHost) => { const module = { exports: {} }; const exports = module.exports;' },
-  footer: { js: 'return module.exports; };' },
-};
+/** The build of one chunk of CHUNKS (exported for test/unit/history.chunk.test.ts): see hostModules. */
+export function chunkOptions(name) {
+  return {
+    ...options,
+    entryPoints: { [name]: CHUNKS[name].entry },
+    plugins: [hostModules(name)],
+    banner: { js: 'module.exports = (__siteRevisionsHost) => { const module = { exports: {} }; const exports = module.exports;' },
+    footer: { js: 'return module.exports; };' },
+  };
+}
+const chunkBuilds = Object.keys(CHUNKS).map(chunkOptions);
 
 /** The webview runs in a browser: an import of `vscode` or of a Node built-in is a build error that says so. */
 const browserOnly = {
@@ -192,14 +213,18 @@ export const webviewOptions = {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (watch) {
     const report = watchReport();
-    for (const o of [options, historyOptions, webviewOptions]) {
+    for (const o of [options, ...chunkBuilds, webviewOptions]) {
       const ctx = await esbuild.context({ ...o, logLevel: 'silent', plugins: [...o.plugins, report] });
       await ctx.watch();
     }
   } else {
-    const [result, history] = await Promise.all([esbuild.build(options), esbuild.build(historyOptions), esbuild.build(webviewOptions)]);
+    const [result, ...chunks] = await Promise.all([esbuild.build(options), ...chunkBuilds.map((o) => esbuild.build(o)), esbuild.build(webviewOptions)]);
     mkdirSync('dist', { recursive: true });
-    const meta = { inputs: { ...result.metafile.inputs, ...history.metafile.inputs }, outputs: { ...result.metafile.outputs, ...history.metafile.outputs } };
+    const meta = { inputs: { ...result.metafile.inputs }, outputs: { ...result.metafile.outputs } };
+    for (const c of chunks.slice(0, chunkBuilds.length)) {
+      Object.assign(meta.inputs, c.metafile.inputs);
+      Object.assign(meta.outputs, c.metafile.outputs);
+    }
     writeFileSync('dist/meta.json', JSON.stringify(meta));
   }
 }

@@ -571,6 +571,7 @@ async function main(): Promise<number> {
       row({ group: 'Size', id: 'size.bundle', name: 'dist/extension.js (production; what activation loads)', measured: kb(size.bundleBytes), value: size.bundleBytes, unit: 'bytes', target: '', ok: null });
       const loadedWhen: Record<string, string> = {
         blame: 'loaded when blame is first used',
+        blameView: 'loaded on the first blame or compare command, or once a folder is mapped and the session restored',
         history: 'loaded on the first History Search, Site Changes or language-model tool call',
         siteEditor: 'loaded by the site editor’s webview',
         undici: 'loaded on the first request',

@@ -15,7 +15,8 @@ import { setBackgroundSink } from './util/background';
 import { AccountCache } from './cache/accountCache';
 import { RequestScheduler } from './scheduler';
 import { readSettings } from './config';
-import { registerBlameView, type BlameViewApi } from './blameView';
+import type { BlameViewApi } from './blameView';
+import { registerBlameViewShell } from './blameView/shell';
 import type { HistoryFeatures } from './history/chunk';
 import { registerHistory } from './history/shell';
 
@@ -44,7 +45,8 @@ export interface ExtensionApi {
   revisions: RevisionsApi;
   /** Loads History Search, Site Changes and the language-model tools (a chunk of their own) and gives their handles. */
   history: () => Promise<HistoryFeatures>;
-  blameView: BlameViewApi;
+  /** Loads the editor features (blame, gutter, alert; a chunk of their own) and gives their handles. */
+  blame: () => Promise<BlameViewApi>;
   ready: Promise<void>;
 }
 
@@ -93,11 +95,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   // documents (a restored window's tabs) wait for them.
   const started: { ready?: Promise<void> } = {};
   const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve(), cache, view });
-  const blameView = registerBlameView({ session, model, revisions, log, notifier });
-  context.subscriptions.push(...blameView.disposables);
   const history = registerHistory({ session, model, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
-  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, blameView: blameView.api, history: history.features, ready } : undefined;
+  const blame = registerBlameViewShell({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
+  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, blame: blame.features, history: history.features, ready } : undefined;
 }
 
 export function deactivate(): void {}

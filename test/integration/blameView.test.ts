@@ -150,7 +150,7 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
 
     await open(file);
     // Blame ends with its document: on again if the workbench closed it behind the diff.
-    if (!api.blameView.blame.isOn(file)) assert.equal(await vscode.commands.executeCommand('siteRevisions.toggleBlame'), 'on');
+    if (!(await api.blame()).blame.isOn(file)) assert.equal(await vscode.commands.executeCommand('siteRevisions.toggleBlame'), 'on');
     const at = lineOf(doc, 'if (!in_array($page, $allowed, true)) {');
     vscode.window.activeTextEditor!.selection = new vscode.Selection(at, 0, at, 0);
     await s.moveMouseAway();
@@ -171,9 +171,9 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     await closeAll();
     const file = write('index.php', history.at(-1)!.content);
     const editor = await open(file);
-    if (!api.blameView.blame.isOn(editor.document.uri)) assert.equal(await vscode.commands.executeCommand('siteRevisions.toggleBlame'), 'on');
+    if (!(await api.blame()).blame.isOn(editor.document.uri)) assert.equal(await vscode.commands.executeCommand('siteRevisions.toggleBlame'), 'on');
     // What opening the file started (the alert's check, the gutter's original) is done first.
-    await Promise.all([api.blameView.alert.check(file), api.blameView.quickDiff.original(dir, file)]);
+    await Promise.all([(await api.blame()).alert.check(file), (await api.blame()).quickDiff.original(dir, file)]);
     await control(url, 'reset-stats');
     const at = lineOf(editor.document, 'declare(strict_types=1);');
     await editor.edit((e) => e.insert(new vscode.Position(at, 0), '// typed here\n'));
@@ -196,8 +196,8 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     await closeAll();
     const revs = await serviceRevisions(acmeId, 'includes/db.php');
     const file = write('includes/db.php', `${revs.at(-1)!.content}// added locally\n`);
-    assert.ok(api.blameView.quickDiff.folders.includes(dir.toString()), 'a source control for the mapped folder');
-    const original = await api.blameView.quickDiff.original(dir, file);
+    assert.ok((await api.blame()).quickDiff.folders.includes(dir.toString()), 'a source control for the mapped folder');
+    const original = await (await api.blame()).quickDiff.original(dir, file);
     assert.equal(parseRevisionUri(original!)?.revisionId, revs.at(-1)!.id, 'the newest revision');
     await open(file);
     // The added line is marked in the gutter.
@@ -205,7 +205,7 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     // Off with the setting.
     await cfg().update('quickDiff.enabled', false, vscode.ConfigurationTarget.Global);
     try {
-      assert.deepEqual(api.blameView.quickDiff.folders, []);
+      assert.deepEqual((await api.blame()).quickDiff.folders, []);
     } finally {
       await cfg().update('quickDiff.enabled', undefined, vscode.ConfigurationTarget.Global);
     }
@@ -222,12 +222,12 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     fs.utimesSync(file.fsPath, mtime, mtime);
     const item = { selector: '.part.statusbar .statusbar-item', hasText: 'Changed on the service' };
     await open(file);
-    assert.equal(await api.blameView.alert.check(file), 'none', 'the file on disk is newer than every revision');
+    assert.equal(await (await api.blame()).alert.check(file), 'none', 'the file on disk is newer than every revision');
     assert.equal(await s.count(item), 0);
 
     // A newer revision equal to the file: still nothing.
     await control(url, 'add-revision', { siteId: acmeId, path: 'js/app.js', content: revs.at(-1)!.content, author: 'same@example.com' });
-    assert.equal(await api.blameView.alert.check(file), 'none', 'same content');
+    assert.equal(await (await api.blame()).alert.check(file), 'none', 'same content');
     // A newer revision that differs.
     await control(url, 'add-revision', { siteId: acmeId, path: 'js/app.js', content: `${revs.at(-1)!.content}// changed by a colleague\n`, author: 'colleague@example.com' });
     await open(write('other.txt', 'x'));
@@ -241,7 +241,7 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     // Throttled: within the window a focus sends nothing.
     await cfg().update('newerRevisionAlert.throttleMinutes', 5, vscode.ConfigurationTarget.Global);
     await control(url, 'reset-stats');
-    assert.equal(await api.blameView.alert.check(file), 'throttled');
+    assert.equal(await (await api.blame()).alert.check(file), 'throttled');
     assert.deepEqual(await requests(), []);
 
     await s.click(item);

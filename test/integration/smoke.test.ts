@@ -89,6 +89,25 @@ describe('Smoke', function () {
     for (const [title, expanded] of [['Sites', true], ['History Search', false], ['Site Changes', false]] as const) await s!.setPaneExpanded(title, expanded);
   });
 
+  it('Toggle Revision Blame, a chunk of its own (dist/blameView.js), loads on its first command and says why a file outside a mapped folder has no blame', async function () {
+    const s = screen();
+    if (!s) this.skip();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'a workspace folder');
+    const file = vscode.Uri.joinPath(folder.uri, 'smoke-unmapped.txt');
+    fs.writeFileSync(file.fsPath, 'not on any site\n');
+    try {
+      await vscode.window.showTextDocument(file);
+      assert.equal(await vscode.commands.executeCommand('siteRevisions.toggleBlame', file), 'none');
+      await vscode.commands.executeCommand('notifications.showList');
+      await s!.until(() => s!.notifications(), (n) => n.some((m) => m.includes('smoke-unmapped.txt has no revisions on a site mapped to its folder')), 'the blame’s message drawn', 20000);
+    } finally {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(file.fsPath, { force: true });
+    }
+  });
+
   it('the installed extension exports nothing that leads to secrets, the session or the client', async function () {
     if (!installed) this.skip(); // the development build returns test handles on purpose
     const e = vscode.extensions.getExtension(EXTENSION_ID)!;

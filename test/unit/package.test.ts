@@ -121,6 +121,7 @@ describe('package (.vsix)', function () {
       'extension/dist/undici.js',
       'extension/dist/blame.js',
       'extension/dist/history.js',
+      'extension/dist/blameView.js',
       'extension/dist/siteEditor.js',
       ...media,
       ...readmeImages(readme).map((f) => `extension/${f}`),

@@ -196,7 +196,7 @@ describe('Bench: the extension in the real host', function () {
     const dir = vscode.Uri.joinPath(workspaceFolder().uri, 'bench-acme');
     fs.mkdirSync(dir.fsPath, { recursive: true });
     await api.revisions.folders.set(acme.id, dir);
-    const { quickDiff, alert } = api.blameView;
+    const { quickDiff, alert } = await api.blame();
     // Opening a file: the alert's check (on focus), the gutter's original (asked by VS Code, and
     // here), and blame turned on — together, as they run when a person opens a file and blames it.
     const openAll = async (file: vscode.Uri) => {
