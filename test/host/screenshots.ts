@@ -87,14 +87,14 @@ export const THEMES = {
 /** Every shot starts from an empty editor area: a reload restores the editors of the shot before. */
 const CLEAN: Step = { command: 'View: Close All Editors' };
 
-/** Maps the demo site Acme Corporate to the workspace folder (its files are Acme's). */
-const MAP_ACME: Step[] = [{ open: 'Site Revisions' }, { row: 'Acme Corporate' }, { commandThenPick: 'Site Revisions: Map Site to Local Folder…' }, { pick: 'Acme Corporate' }, { pick: 'First workspace folder' }, { pause: 500 }];
-
 /**
  * The Site Revisions container with the Sites view open and the search views collapsed: a reload
  * restores the panes as the shot before left them.
  */
 const OPEN: Step[] = [{ open: 'Site Revisions' }, { pane: 'Sites', expanded: true }, { pane: 'History Search', expanded: false }, { pane: 'Site Changes', expanded: false }];
+
+/** Maps the demo site Acme Corporate to the workspace folder (its files are Acme's), from the Sites view as OPEN leaves it. */
+const MAP_ACME: Step[] = [...OPEN, { row: 'Acme Corporate' }, { commandThenPick: 'Site Revisions: Map Site to Local Folder…' }, { pick: 'Acme Corporate' }, { pick: 'First workspace folder' }, { pause: 500 }];
 
 /** Site Changes of the demo site "Marketing Drive" over the last 7 days, its view given the room. */
 const SITE_CHANGES: Step[] = [
