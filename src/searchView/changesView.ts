@@ -4,7 +4,6 @@
 // revision opens its diff against the revision before.
 import * as vscode from 'vscode';
 import { translate } from '../l10n';
-import { fileName } from '../revisions/nodes';
 import { relativeTime } from '../revisions/time';
 import { dayLabel, periodLabel, progressLabel, type ChangesDay, type ChangesFilter, type DatedRevision, type DayFile, type FileChanges, type SiteChangesBuilder } from '../search';
 import { TreeNode } from '../tree/node';
@@ -12,7 +11,7 @@ import { MessageNode } from '../tree/message';
 import { displayText } from '../util/text';
 import type { ScanRun } from './progress';
 import { scopeLabel, type ViewScope } from './scope';
-import { CheckedFiles, RefreshThrottle } from './tree';
+import { CheckedFiles, fileRow, RefreshThrottle } from './tree';
 
 import { CHANGES_VIEW, OPEN_CHANGE_COMMAND } from '../history/names';
 export { CHANGES_VIEW, OPEN_CHANGE_COMMAND };
@@ -59,18 +58,14 @@ export class ChangedFileNode extends TreeNode {
   }
   getTreeItem(): vscode.TreeItem {
     const f = this.file;
-    const item = new vscode.TreeItem(fileName(f.path), vscode.TreeItemCollapsibleState.Expanded);
-    item.id = `day:${this.dayNode.day.day}:f:${f.path}`;
-    item.resourceUri = vscode.Uri.from({ scheme: 'site-revision-tree', path: `/${fileName(f.path)}` });
-    item.iconPath = vscode.ThemeIcon.File;
-    const dir = displayText(f.path).split('/').slice(0, -1).join('/');
-    const n = f.revisions.length === 1 ? vscode.l10n.t('1 revision') : vscode.l10n.t('{0} revisions', f.revisions.length);
-    const isNew = this.dayNode.fresh.has(f.path);
-    item.description = [dir, n, isNew ? vscode.l10n.t('new') : ''].filter(Boolean).join(' · ');
-    item.tooltip = vscode.l10n.t('Path as stored: {0}', JSON.stringify(f.path));
-    item.contextValue = 'siteChanges.file';
-    item.checkboxState = this.checked.has(f.path) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
-    return item;
+    return fileRow({
+      id: `day:${this.dayNode.day.day}:f:${f.path}`,
+      path: f.path,
+      revisions: f.revisions.length,
+      extra: this.dayNode.fresh.has(f.path) ? vscode.l10n.t('new') : undefined,
+      contextValue: 'siteChanges.file',
+      checked: this.checked.has(f.path),
+    });
   }
   getChildren(): TreeNode[] {
     return this.file.revisions.map((r) => new ChangeRevisionNode(this, r));

@@ -14,7 +14,7 @@ import { appendData, dataTooltip } from '../ui/markdown';
 import { displayText } from '../util/text';
 import { scopeLabel, type ViewScope } from './scope';
 import type { ScanRun } from './progress';
-import { CheckedFiles, RefreshThrottle } from './tree';
+import { CheckedFiles, fileRow, RefreshThrottle } from './tree';
 
 import { HISTORY_VIEW, OPEN_RESULT_COMMAND } from '../history/names';
 export { HISTORY_VIEW, OPEN_RESULT_COMMAND };
@@ -107,17 +107,7 @@ export class SearchFileNode extends TreeNode {
   }
   getTreeItem(): vscode.TreeItem {
     const f = this.result;
-    const item = new vscode.TreeItem(fileName(f.path), vscode.TreeItemCollapsibleState.Expanded);
-    item.id = `run:${this.parentRun.run.id}:f:${f.path}`;
-    item.resourceUri = vscode.Uri.from({ scheme: 'site-revision-tree', path: `/${fileName(f.path)}` });
-    item.iconPath = vscode.ThemeIcon.File;
-    const dir = displayText(f.path).split('/').slice(0, -1).join('/');
-    const n = f.hits.length === 1 ? vscode.l10n.t('1 revision') : vscode.l10n.t('{0} revisions', f.hits.length);
-    item.description = dir ? `${dir} · ${n}` : n;
-    item.tooltip = vscode.l10n.t('Path as stored: {0}', JSON.stringify(f.path));
-    item.contextValue = 'historySearch.file';
-    item.checkboxState = this.checked.has(this.key) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
-    return item;
+    return fileRow({ id: `run:${this.parentRun.run.id}:f:${f.path}`, path: f.path, revisions: f.hits.length, contextValue: 'historySearch.file', checked: this.checked.has(this.key) });
   }
   getChildren(): TreeNode[] {
     return this.result.hits.map((h) => new SearchHitNode(this, h));

@@ -1,8 +1,29 @@
-// What the two views share: the set of checked files (for "Restore Checked…", with a context key
-// that shows the action), and a refresh that draws streaming results a few times a second
-// rather than once per file.
+// What the two views share: a file's row, the set of checked files (for "Restore Checked…", with
+// a context key that shows the action), and a refresh that draws streaming results a few times a
+// second rather than once per file.
 import * as vscode from 'vscode';
+import { fileName } from '../revisions/nodes';
 import type { TreeNode } from '../tree/node';
+import { displayText } from '../util/text';
+
+/**
+ * A file's row in either view: its name with the file's icon (by its extension), its folder and
+ * how many revisions are listed under it (and `extra`, e.g. "new"), the path as stored in the
+ * tooltip, and its checkbox.
+ */
+export function fileRow(o: { id: string; path: string; revisions: number; extra?: string; contextValue: string; checked: boolean }): vscode.TreeItem {
+  const item = new vscode.TreeItem(fileName(o.path), vscode.TreeItemCollapsibleState.Expanded);
+  item.id = o.id;
+  item.resourceUri = vscode.Uri.from({ scheme: 'site-revision-tree', path: `/${fileName(o.path)}` });
+  item.iconPath = vscode.ThemeIcon.File;
+  const dir = displayText(o.path).split('/').slice(0, -1).join('/');
+  const n = o.revisions === 1 ? vscode.l10n.t('1 revision') : vscode.l10n.t('{0} revisions', o.revisions);
+  item.description = [dir, n, o.extra ?? ''].filter(Boolean).join(' · ');
+  item.tooltip = vscode.l10n.t('Path as stored: {0}', JSON.stringify(o.path));
+  item.contextValue = o.contextValue;
+  item.checkboxState = o.checked ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+  return item;
+}
 
 /** Keys of the checked file rows; fires when the set changes. */
 export class CheckedFiles {
