@@ -100,12 +100,15 @@ const historyApart = chunkApart('history-apart', 'src/history/load.ts', './chunk
 
 /** src/blameView/load.ts's import of the editor features goes to dist/blameView.js. */
 const blameViewApart = chunkApart('blame-view-apart', 'src/blameView/load.ts', './index.js', './blameView.js');
+/** src/sites/editorLoad.ts's import of the site editor's host side goes to dist/siteEditorHost.js. */
+const siteEditorApart = chunkApart('site-editor-apart', 'src/sites/editorLoad.ts', './siteEditor.js', './siteEditorHost.js');
 
 /**
  * A chunk loaded on first use that imports the extension's own modules: History Search, Site
  * Changes and the language-model tools (src/history/chunk.ts with src/searchView, src/search and
  * src/lm → dist/history.js), and the editor features (src/blameView but its shell.ts, load.ts and names.ts
- * → dist/blameView.js). Each is built as a function of the extension's modules it imports:
+ * → dist/blameView.js), and the site editor's host side (src/sites/siteEditor.ts with siteForm.ts and
+ * protocol.ts → dist/siteEditorHost.js). Each is built as a function of the extension's modules it imports:
  * `module.exports = (host) => …`, and each such import reads `host['<path under src/>']`
  * (src/chunks/host.ts hands them over, src/chunks/load.ts calls the function), so that a chunk
  * shares the extension's classes and state instead of carrying copies of them (an `instanceof`
@@ -117,6 +120,7 @@ const abs = (p) => fileURLToPath(new URL(p, import.meta.url));
 const CHUNKS = {
   history: { entry: 'src/history/chunk.ts', parts: ['src/history/chunk.ts', 'src/searchView/', 'src/search/', 'src/lm/'].map(abs), except: [] },
   blameView: { entry: 'src/blameView/index.ts', parts: ['src/blameView/'].map(abs), except: ['src/blameView/shell.ts', 'src/blameView/load.ts', 'src/blameView/names.ts'].map(abs) },
+  siteEditorHost: { entry: 'src/sites/siteEditor.ts', parts: ['src/sites/siteEditor.ts', 'src/sites/siteForm.ts', 'src/sites/protocol.ts'].map(abs), except: [] },
 };
 const inChunk = (chunk, file) => !chunk.except.includes(file) && chunk.parts.some((p) => (p.endsWith(path.sep) ? file.startsWith(p) : file === p));
 
@@ -169,7 +173,7 @@ export const options = {
   platform: 'node',
   target: 'node20',
   external: ['vscode'],
-  plugins: [vscodeOnce, undiciApart, blameApart, historyApart, blameViewApart],
+  plugins: [vscodeOnce, undiciApart, blameApart, historyApart, blameViewApart, siteEditorApart],
   define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
   // import('undici') → require('./undici.js') inside a promise, as when undici was bundled in (and
   // import('./index.js') in src/blame/load.ts → require('./blame.js')).

@@ -574,6 +574,7 @@ async function main(): Promise<number> {
         blameView: 'loaded on the first blame or compare command, or once a folder is mapped and the session restored',
         history: 'loaded on the first History Search, Site Changes or language-model tool call',
         siteEditor: 'loaded by the site editor’s webview',
+        siteEditorHost: 'loaded when a site form first opens',
         undici: 'loaded on the first request',
       };
       for (const o of size.otherJs) {

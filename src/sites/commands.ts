@@ -8,7 +8,8 @@ import { inform, message, plain, showWarning, type MessageText } from '../ui/mes
 import type { Notifier } from '../ui/notify';
 import { background } from '../util/background';
 import type { EditorState } from './protocol';
-import { openSiteEditor, registerSiteEditorSerializer, type SiteEditorHandle } from './siteEditor';
+import { loadSiteEditor, registerSiteEditorSerializer } from './editorLoad';
+import type { SiteEditorHandle } from './siteEditor';
 import type { SitesModel } from './sitesModel';
 import { SiteNode, siteDetailRows } from './sitesTree';
 import { isOffline } from './viewState';
@@ -183,9 +184,10 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     }
   };
 
-  const openEditor = (mode: 'create' | 'edit' | 'duplicate', site?: Site, restore?: { panel: vscode.WebviewPanel; state: EditorState }) => {
+  const openEditor = async (mode: 'create' | 'edit' | 'duplicate', site?: Site, restore?: { panel: vscode.WebviewPanel; state: EditorState }): Promise<SiteEditorHandle> => {
     // A shared site's passwords are its owner's: a duplicate never copies them (the user types their own).
     const source = site && mode === 'duplicate' && site.shared ? { ...site, ftp_pass: '', db_password: '' } : site;
+    const { openSiteEditor } = await loadSiteEditor();
     const handle = openSiteEditor(extensionUri, {
       mode,
       ...(source ? { site: source } : {}),
@@ -208,7 +210,7 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
   /** A site editor VS Code restored after a reload: the same form again, with what the user had typed. */
   const restoreEditor = async (panel: vscode.WebviewPanel, state: EditorState): Promise<void> => {
     if (state.mode === 'create') {
-      openEditor('create', undefined, { panel, state });
+      await openEditor('create', undefined, { panel, state });
       return;
     }
     await deps.whenReady?.();
@@ -222,7 +224,7 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       problem = e;
     }
     if (site && !(state.mode === 'edit' && site.shared)) {
-      openEditor(state.mode, site, { panel, state });
+      await openEditor(state.mode, site, { panel, state });
       return;
     }
     panel.dispose();

@@ -9,8 +9,10 @@
 // (type, shape, field names, string values, lengths) before use; validation runs again here,
 // authoritatively.
 //
-// After a window reload VS Code gives the panel back to registerSiteEditorSerializer with the
-// state the webview kept (protocol.ts EditorState: the form without any typed password).
+// After a window reload VS Code gives the panel back to registerSiteEditorSerializer
+// (./editorLoad.ts) with the state the webview kept (protocol.ts EditorState: the form without any
+// typed password). In the extension's bundle this file, ./siteForm.ts and ./protocol.ts are the
+// chunk dist/siteEditorHost.js, loaded when a form first opens.
 
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -19,6 +21,7 @@ import { message, plain, showError, showWarning } from '../ui/messages';
 import { background } from '../util/background';
 import { DisposableStore } from '../util/disposable';
 import { SAVE_SITE_FIELDS, SERVER_TYPES, SITE_SECRET_FIELDS, type Site, type SiteFields } from '../api/types';
+import { SITE_EDITOR_VIEW_TYPE } from './editorType';
 import { MAX_MESSAGE_VALUE_LENGTH, parseEditorState, parseMessage, withoutSecrets, type EditorState, type EditorStrings, type HostMessage, type InitMessage } from './protocol';
 import {
   COMMON_FIELDS,
@@ -101,7 +104,6 @@ export interface SiteEditorHandle {
   readonly initialState: InitMessage;
 }
 
-const VIEW_TYPE = 'siteRevisions.siteEditor';
 const openEditors = new Map<string, SiteEditorHandle>();
 
 function editorTitle(mode: FormMode, site: Site | undefined): string {
@@ -183,7 +185,7 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
   }
 
   const title = editorTitle(mode, site);
-  const panel = restore?.panel ?? vscode.window.createWebviewPanel(VIEW_TYPE, title, vscode.ViewColumn.Active, { ...webviewOptions(extensionUri), retainContextWhenHidden: true });
+  const panel = restore?.panel ?? vscode.window.createWebviewPanel(SITE_EDITOR_VIEW_TYPE, title, vscode.ViewColumn.Active, { ...webviewOptions(extensionUri), retainContextWhenHidden: true });
   if (restore) {
     panel.title = title;
     panel.webview.options = webviewOptions(extensionUri);
@@ -319,20 +321,5 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
   return editorHandle;
 }
 
-/**
- * Brings site editors back after a window reload: VS Code hands each panel it restores to
- * `restore` with the state its webview kept, checked here (undefined when unusable: the panel is
- * then closed). The extension is activated for it by `onWebviewPanel:siteRevisions.siteEditor`.
- */
-export function registerSiteEditorSerializer(restore: (panel: vscode.WebviewPanel, state: EditorState) => Promise<void>): vscode.Disposable {
-  return vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
-    async deserializeWebviewPanel(panel: vscode.WebviewPanel, raw: unknown) {
-      const state = parseEditorState(raw);
-      if (!state) {
-        panel.dispose();
-        return;
-      }
-      await restore(panel, state);
-    },
-  });
-}
+/** The serializer (./editorLoad.ts) checks a restored panel's state with it. */
+export { parseEditorState };

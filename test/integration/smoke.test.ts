@@ -108,6 +108,17 @@ describe('Smoke', function () {
     }
   });
 
+  it('New Site, whose host side is a chunk of its own (dist/siteEditorHost.js), opens the form in a tab of its own', async function () {
+    const s = screen();
+    if (!s) this.skip();
+    await vscode.commands.executeCommand('siteRevisions.createSite');
+    try {
+      await s!.until(() => s!.tabTitles(), (t) => t.includes('New site'), 'the New site tab', 20000);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
   it('the installed extension exports nothing that leads to secrets, the session or the client', async function () {
     if (!installed) this.skip(); // the development build returns test handles on purpose
     const e = vscode.extensions.getExtension(EXTENSION_ID)!;

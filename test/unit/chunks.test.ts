@@ -1,10 +1,10 @@
-// History Search, Site Changes and the language-model tools (dist/history.js) and the editor
-// features (dist/blameView.js) are chunks of their own in the extension's build: activation
-// neither parses nor runs them; a chunk imports every other module of the extension from the
-// running bundle (src/chunks/host.ts) instead of carrying a copy. Built here with the project's
-// own esbuild options into a temporary folder. That the shipped chunks work in the real workbench
-// is the installed-.vsix Smoke suite's "History Search, a chunk of its own…" and "Toggle Revision
-// Blame, a chunk of its own…".
+// History Search, Site Changes and the language-model tools (dist/history.js), the editor
+// features (dist/blameView.js) and the site editor's host side (dist/siteEditorHost.js) are
+// chunks of their own in the extension's build: activation neither parses nor runs them; a chunk
+// imports every other module of the extension from the running bundle (src/chunks/host.ts)
+// instead of carrying a copy. Built here with the project's own esbuild options into a temporary
+// folder. That the shipped chunks work in the real workbench is the installed-.vsix Smoke suite's
+// "…, a chunk of its own…" tests.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -17,6 +17,7 @@ import { HISTORY_COMMANDS, OPEN_CHANGE_COMMAND, OPEN_RESULT_COMMAND } from '../.
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const HISTORY = /^src\/(searchView|search|lm)\/|^src\/history\/chunk\.ts$/;
 const BLAME_VIEW = /^src\/blameView\/(?!shell\.ts$|load\.ts$|names\.ts$)/;
+const SITE_EDITOR = /^src\/sites\/(siteEditor|siteForm|protocol)\.ts$/;
 
 describe('chunks loaded on first use: History Search with the language-model tools, and the editor features', function () {
   this.timeout(60_000);
@@ -36,6 +37,7 @@ describe('chunks loaded on first use: History Search with the language-model too
         esbuild.build({ ...options, entryPoints: { extension: 'src/extension.ts' }, outdir: out, sourcemap: false, logLevel: 'silent' }),
         esbuild.build({ ...chunkOptions('history'), outdir: out, sourcemap: false, logLevel: 'silent' }),
         esbuild.build({ ...chunkOptions('blameView'), outdir: out, sourcemap: false, logLevel: 'silent' }),
+        esbuild.build({ ...chunkOptions('siteEditorHost'), outdir: out, sourcemap: false, logLevel: 'silent' }),
       ]);
       assert.deepEqual(results.flatMap((r) => r.errors), []);
       meta = { inputs: {}, outputs: {} };
@@ -55,18 +57,20 @@ describe('chunks loaded on first use: History Search with the language-model too
     return Object.keys(meta.outputs[key].inputs);
   };
 
-  it('the extension holds none of the chunks’ code, and loads them with require("./history.js") and require("./blameView.js")', () => {
+  it('the extension holds none of the chunks’ code, and loads them with require("./history.js"), require("./blameView.js") and require("./siteEditorHost.js")', () => {
     const inputs = inputsOf('extension.js');
-    for (const f of ['src/history/shell.ts', 'src/blameView/shell.ts']) assert.ok(inputs.includes(f), `${f}, the stand-ins, is in the extension`);
-    assert.deepEqual(inputs.filter((i) => HISTORY.test(i) || BLAME_VIEW.test(i)), []);
+    for (const f of ['src/history/shell.ts', 'src/blameView/shell.ts', 'src/sites/editorLoad.ts']) assert.ok(inputs.includes(f), `${f}, the stand-ins, is in the extension`);
+    assert.deepEqual(inputs.filter((i) => HISTORY.test(i) || BLAME_VIEW.test(i) || SITE_EDITOR.test(i)), []);
     const text = fs.readFileSync(path.join(out, 'extension.js'), 'utf8');
     assert.match(text, /require\("\.\/history\.js"\)/);
     assert.match(text, /require\("\.\/blameView\.js"\)/);
+    assert.match(text, /require\("\.\/siteEditorHost\.js"\)/);
   });
 
   for (const [file, own, sample, hostedSample] of [
     ['history.js', HISTORY, ['src/searchView/historyView.ts', 'src/search/scan.ts', 'src/lm/tools.ts', 'src/history/chunk.ts'], ['vscode', 'revisions/nodes', 'api/errors', 'tree/node', 'ui/context']],
     ['blameView.js', BLAME_VIEW, ['src/blameView/index.ts', 'src/blameView/blame.ts', 'src/blameView/alert.ts'], ['vscode', 'blame/load', 'revisions/mapping', 'revisions/store']],
+    ['siteEditorHost.js', SITE_EDITOR, ['src/sites/siteEditor.ts', 'src/sites/siteForm.ts', 'src/sites/protocol.ts'], ['vscode', 'api/types', 'ui/messages', 'sites/editorType']],
   ] as const) {
     it(`${file} holds its own code only: every other module of the extension, and vscode, comes from the running bundle`, () => {
       const inputs = inputsOf(file);

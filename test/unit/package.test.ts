@@ -122,6 +122,7 @@ describe('package (.vsix)', function () {
       'extension/dist/blame.js',
       'extension/dist/history.js',
       'extension/dist/blameView.js',
+      'extension/dist/siteEditorHost.js',
       'extension/dist/siteEditor.js',
       ...media,
       ...readmeImages(readme).map((f) => `extension/${f}`),
