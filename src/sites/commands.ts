@@ -187,8 +187,8 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
   const openEditor = async (mode: 'create' | 'edit' | 'duplicate', site?: Site, restore?: { panel: vscode.WebviewPanel; state: EditorState }): Promise<SiteEditorHandle> => {
     // A shared site's passwords are its owner's: a duplicate never copies them (the user types their own).
     const source = site && mode === 'duplicate' && site.shared ? { ...site, ftp_pass: '', db_password: '' } : site;
-    const { openSiteEditor } = await loadSiteEditor();
-    const handle = openSiteEditor(extensionUri, {
+    const editor = await loadSiteEditor();
+    const handle = editor.openSiteEditor(extensionUri, {
       mode,
       ...(source ? { site: source } : {}),
       save: mode === 'edit' && site ? updater(site.id) : creator(),
