@@ -73,7 +73,7 @@ export interface Shot {
   /** Default: every theme in THEMES. */
   themes?: (keyof typeof THEMES)[];
   /**
-   * Themes also written as <name>-<theme>.webp (lossy, quality 80: a third of the PNG's bytes):
+   * Themes also written as <name>-<theme>.webp (lossy, quality 70: about a third of the PNG's bytes):
    * the images the README embeds, which the .vsix ships (its size target counts them).
    */
   webp?: (keyof typeof THEMES)[];

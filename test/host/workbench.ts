@@ -225,7 +225,7 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       if (file.endsWith('.webp')) {
         // Playwright writes PNG and JPEG only; Chromium's own capture encodes WebP.
         const cdp = await page.context().newCDPSession(page);
-        const { data } = (await cdp.send('Page.captureScreenshot', { format: 'webp', quality: 80 })) as { data: string };
+        const { data } = (await cdp.send('Page.captureScreenshot', { format: 'webp', quality: 70 })) as { data: string };
         await cdp.detach();
         fs.writeFileSync(file, Buffer.from(data, 'base64'));
       } else {
