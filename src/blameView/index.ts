@@ -33,7 +33,13 @@ export interface BlameViewApi {
   alert: NewerRevisionAlert;
 }
 
-export function registerBlameView(deps: BlameViewDeps): { api: BlameViewApi; disposables: vscode.Disposable[] } {
+/**
+ * `focusActiveEditor`: whether the file in the active editor counts as just opened (the alert
+ * checks it) — when the code is loaded as the session becomes usable, as it was at activation;
+ * not when a command or a newly mapped folder loads it, which would check a file nobody just
+ * opened (a request the user did not cause).
+ */
+export function registerBlameView(deps: BlameViewDeps, o: { focusActiveEditor: boolean }): { api: BlameViewApi; disposables: vscode.Disposable[] } {
   const { session, model, revisions, log, notifier } = deps;
   const files = new WorkingFiles(revisions.store, revisions.folders, (id) => model.find(id), () => session.state === 'signedIn');
   const blame = new RevisionBlame(files, log);
@@ -76,7 +82,7 @@ export function registerBlameView(deps: BlameViewDeps): { api: BlameViewApi; dis
       if (e.affectsConfiguration('siteRevisions.blame')) blame.renderAll();
     }),
   ];
-  // A file already open when the extension activates counts as opened.
-  alert.focused(vscode.window.activeTextEditor);
+  // A file already open when the session became usable counts as opened.
+  if (o.focusActiveEditor) alert.focused(vscode.window.activeTextEditor);
   return { api: { files, blame, quickDiff, alert }, disposables };
 }

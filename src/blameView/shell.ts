@@ -15,12 +15,14 @@ import { BLAME_VIEW_COMMANDS } from './names';
 
 export function registerBlameViewShell(deps: BlameViewDeps, whenReady: () => Promise<void>, subscriptions: vscode.Disposable[]): { features: () => Promise<BlameViewApi> } {
   let standIns: vscode.Disposable[] = [];
+  // Set by the trigger that loads the code: the session became usable (restored, signed in).
+  let sessionTrigger = false;
   const features = loadOnce(async () => {
     const chunk = await loadBlameViewChunk();
     // The real commands take the ids over.
     for (const d of standIns) d.dispose();
     standIns = [];
-    const { api, disposables } = chunk.registerBlameView(deps);
+    const { api, disposables } = chunk.registerBlameView(deps, { focusActiveEditor: sessionTrigger });
     subscriptions.push(...disposables);
     return api;
   });
@@ -31,16 +33,22 @@ export function registerBlameViewShell(deps: BlameViewDeps, whenReady: () => Pro
     }),
   );
   let restored = false;
-  const loadIfNeeded = () => {
-    if (restored && deps.session.state === 'signedIn' && deps.revisions.folders.mapped().length > 0) background('Loading the editor features', features());
+  const loadIfNeeded = (bySession: boolean) => {
+    if (!restored || deps.session.state !== 'signedIn' || deps.revisions.folders.mapped().length === 0) return;
+    sessionTrigger ||= bySession;
+    background('Loading the editor features', features());
   };
   background(
     'Waiting for the session before the editor features',
     whenReady().then(() => {
       restored = true;
-      loadIfNeeded();
+      loadIfNeeded(true);
     }),
   );
-  subscriptions.push({ dispose: () => standIns.forEach((d) => d.dispose()) }, deps.session.onDidChange(loadIfNeeded), deps.revisions.folders.onDidChange(loadIfNeeded));
+  subscriptions.push(
+    { dispose: () => standIns.forEach((d) => d.dispose()) },
+    deps.session.onDidChange(() => loadIfNeeded(true)),
+    deps.revisions.folders.onDidChange(() => loadIfNeeded(false)),
+  );
   return { features };
 }

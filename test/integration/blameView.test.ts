@@ -175,14 +175,21 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     // What opening the file started (the alert's check, the gutter's original) is done first.
     await Promise.all([(await api.blame()).alert.check(file), (await api.blame()).quickDiff.original(dir, file)]);
     await control(url, 'reset-stats');
-    const at = lineOf(editor.document, 'declare(strict_types=1);');
-    await editor.edit((e) => e.insert(new vscode.Position(at, 0), '// typed here\n'));
-    editor.selection = new vscode.Selection(at, 0, at, 0);
+    // The editor of the file as it is now (the one opened above may have been replaced meanwhile,
+    // e.g. when the workbench reloaded the file just written): an edit of a stale editor is refused.
+    const current = async () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === file.toString()) ?? (await open(file));
+    let typing = await current();
+    const at = lineOf(typing.document, 'declare(strict_types=1);');
+    if (!(await typing.edit((e) => e.insert(new vscode.Position(at, 0), '// typed here\n')))) {
+      typing = await open(file);
+      assert.ok(await typing.edit((e) => e.insert(new vscode.Position(at, 0), '// typed here\n')), 'the line was typed');
+    }
+    typing.selection = new vscode.Selection(at, 0, at, 0);
     await s.until(() => drawnLines(s, 'not in any revision (local change)'), (t) => t.length === 1 && t[0]!.includes('typed here'), 'the typed line is a local change');
     assert.deepEqual(await requests(), [], 'no request for an edit');
 
     // A colleague saves a new revision with the typed line: after a refresh, blame knows it.
-    const added = await control(url, 'add-revision', { siteId: acmeId, path: 'index.php', content: editor.document.getText(), author: 'colleague@example.com' });
+    const added = await control(url, 'add-revision', { siteId: acmeId, path: 'index.php', content: typing.document.getText(), author: 'colleague@example.com' });
     assert.ok((added as { success: boolean }).success);
     await vscode.commands.executeCommand('siteRevisions.refresh');
     await s.until(() => drawnLines(s, 'colleague@example.com'), (t) => t.length === 1 && t[0]!.includes('typed here'), 'the new revision after refresh');
