@@ -1,4 +1,5 @@
-// Bundles the extension into dist/extension.js, undici into dist/undici.js, the revision blame
+// Bundles the extension into dist/extension.js (loaded by dist/boot.js, package.json's "main", through
+// V8's code cache: src/boot/), undici into dist/undici.js, the revision blame
 // (src/blame/ with its diff package) into dist/blame.js, and History Search, Site Changes and the
 // language-model tools into dist/history.js, and the editor features into dist/blameView.js (see
 // hostModules). `vscode` is provided by the host.
@@ -168,7 +169,7 @@ const common = {
 /** The build's options (exported for test/unit/blame.chunk.test.ts, which builds the loader with them). */
 export const options = {
   ...common,
-  entryPoints: { extension: 'src/extension.ts', undici: 'undici', blame: 'src/blame/index.ts' },
+  entryPoints: { boot: 'src/boot/main.ts', extension: 'src/extension.ts', undici: 'undici', blame: 'src/blame/index.ts' },
   format: 'cjs',
   platform: 'node',
   target: 'node20',

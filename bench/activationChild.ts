@@ -1,5 +1,7 @@
 // One sample of the activation figure, in a fresh Node process:
-//   node out/bench/activationChild.js BUNDLE [--control] [--preload net,tls,crypto]
+//   node out/bench/activationChild.js ENTRY [--control] [--preload net,tls,crypto] [--storage DIR [--wait-cache]]
+// ENTRY is the manifest's "main" (dist/boot.js, which loads dist/extension.js through V8's code
+// cache kept in the global storage folder DIR: src/boot/), or the bundle itself.
 // Loads the production bundle with a minimal fake `vscode` module (bench/fakeVscode.ts,
 // injected through Module._resolveFilename + require.cache for this process only), runs
 // activate() as a returning user (an account and its password in the fake secret storage), and
@@ -31,9 +33,13 @@ const Module = require('node:module') as {
   builtinModules: string[];
 };
 
-const bundle = path.resolve(process.argv[2] ?? path.join(__dirname, '..', '..', 'dist', 'extension.js'));
+const bundle = path.resolve(process.argv[2] ?? path.join(__dirname, '..', '..', 'dist', 'boot.js'));
 const control = process.argv.includes('--control');
 const preloadArg = process.argv.indexOf('--preload');
+const storageArg = process.argv.indexOf('--storage');
+const storage = storageArg > 0 ? path.resolve(process.argv[storageArg + 1]) : undefined;
+/** Waits, after activation, until the extension has written its code cache (src/boot/save.ts). */
+const waitCache = process.argv.includes('--wait-cache');
 const preload = preloadArg > 0 ? (process.argv[preloadArg + 1] ?? '').split(',').filter(Boolean) : [];
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 for (const m of preload) require(`node:${m}`);
@@ -112,13 +118,15 @@ async function main(): Promise<void> {
     email,
     password: 'bench-password',
     secretKey: `siteRevisions:${new URL(serviceUrl).origin}:${email}:password`,
-  });
+  }, storage);
   const bytes = fs.statSync(bundle).size;
 
   tracking = true;
   const t0 = performance.now();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const ext = require(bundle) as { activate(c: unknown): { ready: Promise<void>; session: { state: string; client: { getSites(o: { signal: AbortSignal }): Promise<unknown> } } } };
+  const ext = require(bundle) as {
+    activate(c: unknown): { ready: Promise<void>; session: { state: string; client: { getSites(o: { signal: AbortSignal }): Promise<unknown> } }; codeCache?: { state: string; ms: number; bytes: number } };
+  };
   const t1 = performance.now();
   const api = ext.activate(ctx);
   const t2 = performance.now();
@@ -127,6 +135,16 @@ async function main(): Promise<void> {
   tracking = false;
   // Anything activation scheduled for later gets its chance to run.
   await sleep(100);
+  let cacheWritten: { bytes: number; afterReadyMs: number } | undefined;
+  if (waitCache && storage) {
+    const dir = path.join(storage, 'code-cache');
+    const until = Date.now() + 15_000;
+    const written = () => (fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.endsWith('.v8cache')) : undefined);
+    while (!written() && Date.now() < until) await sleep(20);
+    const f = written();
+    if (!f) throw new Error(`no code cache was written in ${dir}`);
+    cacheWritten = { bytes: fs.statSync(path.join(dir, f)).size, afterReadyMs: performance.now() - t3 };
+  }
 
   const result: Record<string, unknown> = {
     bundleBytes: bytes,
@@ -135,6 +153,8 @@ async function main(): Promise<void> {
     totalMs: t2 - t0,
     readyMs: t3 - t2,
     sessionState: api.session.state,
+    codeCache: api.codeCache,
+    cacheWritten,
     commands: fake.commands.size,
     sockets: sockets - socketsBefore,
     dnsLookups: lookups - lookupsBefore,

@@ -242,8 +242,8 @@ export function createFakeVscode(): FakeVscode {
   return { api, commands, executed };
 }
 
-/** An ExtensionContext with in-memory state: signed in as `email` at `serviceUrl` when both are given. */
-export function fakeContext(extensionPath: string, account?: { serviceUrl: string; email: string; password: string; secretKey: string }): Record<string, unknown> {
+/** An ExtensionContext with in-memory state: signed in as `email` at `serviceUrl` when both are given; its global storage folder is `storage` (else one inside `extensionPath`). */
+export function fakeContext(extensionPath: string, account?: { serviceUrl: string; email: string; password: string; secretKey: string }, storage?: string): Record<string, unknown> {
   const globalState = new Memento(account ? { 'siteRevisions.account': { serviceUrl: account.serviceUrl, email: account.email } } : {});
   const secrets = new SecretStorage(account ? { [account.secretKey]: account.password } : {});
   return {
@@ -255,7 +255,7 @@ export function fakeContext(extensionPath: string, account?: { serviceUrl: strin
     extensionUri: Uri.file(extensionPath),
     extensionMode: 1,
     storageUri: undefined,
-    globalStorageUri: Uri.file(`${extensionPath}/.bench-global`),
+    globalStorageUri: Uri.file(storage ?? `${extensionPath}/.bench-global`),
     logUri: Uri.file(`${extensionPath}/.bench-log`),
     asAbsolutePath: (p: string) => `${extensionPath}/${p}`,
     environmentVariableCollection: anything('environmentVariableCollection'),

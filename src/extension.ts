@@ -19,6 +19,8 @@ import type { BlameViewApi } from './blameView';
 import { registerBlameViewShell } from './blameView/shell';
 import type { HistoryFeatures } from './history/chunk';
 import { registerHistory } from './history/shell';
+import type { CodeCacheReport } from './boot/codeCache';
+import { saveWhenSettled } from './boot/save';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
@@ -48,10 +50,17 @@ export interface ExtensionApi {
   /** Loads the editor features (blame, gutter, alert; a chunk of their own) and gives their handles. */
   blame: () => Promise<BlameViewApi>;
   ready: Promise<void>;
+  /** What became of V8's code cache when dist/boot.js loaded this bundle (undefined when loaded otherwise). */
+  codeCache?: { state: CodeCacheReport['state']; ms: number; bytes: number };
 }
 
-export function activate(context: vscode.ExtensionContext): ExtensionApi | undefined {
+/** How long after the session is restored the code cache is written: activation's functions and the first work's are in it by then. */
+const CODE_CACHE_SAVE_DELAY_MS = 2000;
+
+/** `codeCache` is handed over by dist/boot.js, which loaded this bundle (src/boot/main.ts). */
+export function activate(context: vscode.ExtensionContext, codeCache?: CodeCacheReport): ExtensionApi | undefined {
   const log = new Log();
+  if (codeCache) log.info(`Loaded ${codeCacheText[codeCache.state]} in ${codeCache.ms.toFixed(1)} ms`);
   // Every request the extension sends waits for its slot here (user actions first).
   const scheduler = new RequestScheduler({
     concurrency: readSettings().requestConcurrency,
@@ -98,7 +107,24 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const history = registerHistory({ session, model, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
   const blame = registerBlameViewShell({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
-  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, blame: blame.features, history: history.features, ready } : undefined;
+  if (codeCache) {
+    context.subscriptions.push(
+      saveWhenSettled(codeCache, ready, CODE_CACHE_SAVE_DELAY_MS, (r) =>
+        r.outcome === 'failed' ? log.warn(`V8's code cache could not be written (the next start compiles the extension again): ${r.error}`) : log.info(`V8's code cache written (${Math.round((r.bytes ?? 0) / 1024)} KB): the next start takes the compiled code from it`),
+      ),
+    );
+  }
+  const cacheFigures = codeCache && { state: codeCache.state, ms: codeCache.ms, bytes: codeCache.bytes };
+  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, blame: blame.features, history: history.features, ready, codeCache: cacheFigures } : undefined;
 }
+
+/** What the log says of the code cache at activation. */
+const codeCacheText: Record<CodeCacheReport['state'], string> = {
+  used: "with V8's code cache",
+  absent: "without V8's code cache (none yet for this version: it is written once the session is restored)",
+  damaged: "without V8's code cache (the file was damaged: it is written again)",
+  rejected: "without V8's code cache (V8 rejected it: it is written again)",
+  off: "without V8's code cache (no storage folder)",
+};
 
 export function deactivate(): void {}

@@ -7,7 +7,7 @@ import { english, type Translate } from '../util/l10n';
 export type SafeSegments = { ok: true; segments: string[] } | { ok: false; reason: string };
 
 // Names Windows reserves in every folder (with or without an extension).
-const WIN_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
+const WIN_RESERVED = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)(\..*)?$/i;
 
 /** Shows a hostile path in a message without letting it break the message. */
 export function quotePath(raw: string): string {

@@ -21,5 +21,5 @@ export const english: Translate = (message, ...args) => formatMessage(message, a
  */
 export function asSentence(text: string): string {
   const t = text.trimEnd();
-  return t === '' || /[.!?…:;]$/.test(t) ? t : `${t}.`;
+  return t === '' || /[.!?\u2026:;]$/.test(t) ? t : `${t}.`;
 }

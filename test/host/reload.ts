@@ -4,7 +4,9 @@
 // page from here: open a revision and a diff of two revisions from the Sites view (clicks only),
 // and a new-site form and an edit form typed into (passwords too); reload the page, and read what
 // the restored tabs show — their titles, their content, the language mode, the forms with what
-// was typed but no password — and that no editor says it could not be opened.
+// was typed but no password — and that no editor says it could not be opened; and that the
+// reloaded extension host took the extension's compiled code from the V8 code cache the first
+// start wrote (src/boot/).
 //
 //   node out/test/host/reload.js [--results FILE] [--keep]
 //
@@ -40,6 +42,20 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => bool
     if (Date.now() > deadline) throw new Error(`${what}: not seen within ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Every line of the extension's log files in this user data folder, all windows so far. */
+function extensionLogLines(userDataDir: string): string[] {
+  const lines: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name === 'Site Revisions.log' && path.basename(dir) === 'site-revisions.site-revisions') lines.push(...fs.readFileSync(p, 'utf8').split('\n'));
+    }
+  };
+  walk(path.join(userDataDir, 'logs'));
+  return lines;
 }
 
 /** An element of the visible site editor's form (the webview's frames). */
@@ -136,7 +152,15 @@ async function main(): Promise<number> {
       await form(page, '#f-name').fill(TYPED.editName);
       await form(page, '#f-db_password').fill(TYPED.password);
     });
-    if (opened || typed) {
+    // The first start compiled the bundle and wrote V8's code cache once the session was restored
+    // (src/boot/); the reloaded window's extension host takes its compiled code from it.
+    const codeCacheDir = path.join(server.userDataDir, 'User', 'globalStorage', 'site-revisions.site-revisions', 'code-cache');
+    const cacheWritten = await check('the first start writes V8\'s code cache of the extension into its storage folder', async () => {
+      await until('the code cache', () => Promise.resolve(fs.existsSync(codeCacheDir) ? fs.readdirSync(codeCacheDir).filter((f) => f.endsWith('.v8cache')) : []), (f) => f.length === 1);
+      const said = extensionLogLines(server.userDataDir).filter((l) => l.includes("V8's code cache"));
+      if (!said.some((l) => l.includes("Loaded without V8's code cache (none yet")) || !said.some((l) => l.includes("V8's code cache written"))) throw new Error(`the log says: ${JSON.stringify(said)}`);
+    });
+    if (opened || typed || cacheWritten) {
       await w.reloadWindow();
       await check('after a reload the diff is restored: both revisions drawn, no error', async () => {
         // The diff's title (its description, the two sides' names, may be shortened after a restore).
@@ -155,6 +179,11 @@ async function main(): Promise<number> {
         await until('the PHP language mode', () => page.locator('.statusbar-item[id="status.editor.mode"]').innerText(), (t) => t.trim() === 'PHP');
         const tabs = await tabLabels(page);
         if (!tabs.includes(single)) throw new Error(`the title changed: ${JSON.stringify(tabs)}`);
+      });
+    }
+    if (cacheWritten) {
+      await check('after a reload the extension takes its compiled code from that cache', async () => {
+        await until('the log of the reloaded window', () => Promise.resolve(extensionLogLines(server.userDataDir)), (lines) => lines.some((l) => l.includes("Loaded with V8's code cache in")));
       });
     }
     if (typed) {

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import Module from 'node:module';
 import * as path from 'node:path';
+import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { EXTENSION_ID } from './util';
@@ -30,6 +31,29 @@ export function loadFreshCopy(bundle: string, tag: string): { activate(context: 
   m.require = (id: string) => (id === 'vscode' ? shim : requireOriginal(id));
   m._compile(`${source}\n// ${tag}\n`, bundle);
   return m.exports as { activate(context: unknown): ExtensionApi | undefined };
+}
+
+/**
+ * Loads a new copy of `bundle` as dist/boot.js does (src/boot/codeCache.ts: the module wrapper
+ * compiled by vm.Script, V8's code cache handed in), so that the activation benchmark can measure
+ * a start that takes its compiled code from the cache in the real host. Copies must differ (V8's
+ * in-memory compilation cache would answer an identical source, which no real start meets), and
+ * a cache is valid only for its source: so each copy's source ends in a comment of the same
+ * length (`tag` of a fixed length), and the cache made from one copy serves every other —
+ * comments produce no code, and V8 checks a source's length. `script.createCachedData()` makes
+ * that cache from the copy whose script it is.
+ */
+export function loadFreshCopyCached(bundle: string, tag: string, cachedData?: Buffer): { exports: { activate(context: unknown): ExtensionApi | undefined }; script: vm.Script; rejected: boolean } {
+  const source = `${fs.readFileSync(bundle, 'latin1')}\n// ${tag}\n`;
+  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
+  const shim = copyVscode(tag);
+  const requireOriginal = Module.createRequire(bundle);
+  const req = Object.assign((id: string) => (id === 'vscode' ? shim : requireOriginal(id)), requireOriginal);
+  const m = new Module(bundle, module);
+  m.filename = bundle;
+  const wrapper = script.runInThisContext() as (e: unknown, r: unknown, m: unknown, f: string, d: string) => void;
+  wrapper.call(m.exports, m.exports, req, m, bundle, path.dirname(bundle));
+  return { exports: m.exports as { activate(context: unknown): ExtensionApi | undefined }, script, rejected: cachedData !== undefined && script.cachedDataRejected === true };
 }
 
 /** Disposes what a copy put in its context's subscriptions (never failing the caller). */

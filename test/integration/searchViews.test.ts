@@ -249,12 +249,14 @@ describe('History Search and Site Changes', function () {
     fs.writeFileSync(indexUri.fsPath, 'local copy\n');
     fs.rmSync(launchUri.fsPath, { force: true });
     await showOnly(s, 'Site Changes');
-    // Check the two files on screen (their checkboxes in the Site Changes view).
-    for (const name of ['index.html', 'launch.md']) {
-      await s.click({ selector: `${s.pane('Site Changes')} .monaco-list-row:has-text("${name}") .custom-view-tree-node-item-checkbox`, nth: 0 });
-    }
+    // Check the two files on screen (their checkboxes in the Site Changes view), one after the
+    // other: checking a file redraws every row of it, and a click while the list redraws is lost.
     const { searchViews } = await api.history();
-    await waitFor(() => searchViews.changes.checked.size === 2, { message: 'two files checked' });
+    for (const [i, name] of ['index.html', 'launch.md'].entries()) {
+      await s.click({ selector: `${s.pane('Site Changes')} .monaco-list-row:has-text("${name}") .custom-view-tree-node-item-checkbox`, nth: 0 });
+      await waitFor(() => searchViews.changes.checked.size === i + 1, { message: `${name} checked` });
+      await s.waitFor({ selector: `${s.pane('Site Changes')} .monaco-list-row:has-text("${name}") .custom-view-tree-node-item-checkbox.checked`, timeoutMs: 10000 });
+    }
     let detail = '';
     const restoreStub = stubWindow('showWarningMessage', (async (_m: string, o: vscode.MessageOptions, button: string) => {
       detail = o?.detail ?? '';

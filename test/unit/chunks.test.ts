@@ -34,7 +34,7 @@ describe('chunks loaded on first use: History Search with the language-model too
     process.chdir(repoRoot); // the entry points are relative to the repository
     try {
       const results = await Promise.all([
-        esbuild.build({ ...options, entryPoints: { extension: 'src/extension.ts' }, outdir: out, sourcemap: false, logLevel: 'silent' }),
+        esbuild.build({ ...options, entryPoints: { extension: 'src/extension.ts', boot: 'src/boot/main.ts' }, outdir: out, sourcemap: false, logLevel: 'silent' }),
         esbuild.build({ ...chunkOptions('history'), outdir: out, sourcemap: false, logLevel: 'silent' }),
         esbuild.build({ ...chunkOptions('blameView'), outdir: out, sourcemap: false, logLevel: 'silent' }),
         esbuild.build({ ...chunkOptions('siteEditorHost'), outdir: out, sourcemap: false, logLevel: 'silent' }),
@@ -65,6 +65,16 @@ describe('chunks loaded on first use: History Search with the language-model too
     assert.match(text, /require\("\.\/history\.js"\)/);
     assert.match(text, /require\("\.\/blameView\.js"\)/);
     assert.match(text, /require\("\.\/siteEditorHost\.js"\)/);
+  });
+
+  it('the entry point, dist/boot.js, is the code-cache loader alone (Node built-ins, nothing of the extension), and the bundle does not carry the loader', () => {
+    assert.deepEqual(inputsOf('boot.js').sort(), ['src/boot/codeCache.ts', 'src/boot/main.ts']);
+    assert.ok(fs.statSync(path.join(out, 'boot.js')).size < 8 * 1024);
+    const requires = [...fs.readFileSync(path.join(out, 'boot.js'), 'utf8').matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
+    assert.deepEqual(requires.filter((r) => !r.startsWith('node:')), [], 'only Node built-ins (the bundle is loaded by path)');
+    const inputs = inputsOf('extension.js');
+    assert.ok(inputs.includes('src/boot/save.ts'));
+    assert.ok(!inputs.includes('src/boot/codeCache.ts'));
   });
 
   for (const [file, own, sample, hostedSample] of [

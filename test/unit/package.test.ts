@@ -117,6 +117,7 @@ describe('package (.vsix)', function () {
       'extension/readme.md',
       'extension/changelog.md',
       'extension/LICENSE.txt',
+      'extension/dist/boot.js',
       'extension/dist/extension.js',
       'extension/dist/undici.js',
       'extension/dist/blame.js',
@@ -141,8 +142,11 @@ describe('package (.vsix)', function () {
     assert.deepEqual(bad, []);
   });
 
-  it('the bundles are minified, have no source map; the extension\'s is the manifest\'s main', () => {
-    assert.equal(manifest.main, './dist/extension.js');
+  it('the bundles are minified, ASCII, have no source map; the manifest\'s main is the entry point that loads the extension\'s bundle', () => {
+    assert.equal(manifest.main, './dist/boot.js');
+    assert.match(read('extension/dist/boot.js').toString('utf8'), /"extension\.js"/, 'dist/boot.js loads dist/extension.js');
+    // ASCII: V8 compiles a one-byte string, and the entry point reads it without decoding UTF-8 (src/boot/codeCache.ts).
+    for (const n of [...names].filter((x) => /^extension\/dist\/.*\.js$/.test(x))) assert.ok(read(n).every((b) => b < 0x80), `${n} is not ASCII`);
     const js = read('extension/dist/extension.js').toString('utf8');
     assert.doesNotMatch(js, /sourceMappingURL/);
     const lines = js.split('\n').length;

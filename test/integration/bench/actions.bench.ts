@@ -16,7 +16,7 @@ import type { TreeNode } from '../../../src/tree/node';
 import { DEMO } from '../../server/demo';
 import { HISTORY_PATH, HUGE_BYTES, HUGE_PATH, LARGE_SITE_ID } from '../../server/large';
 import { control } from '../support';
-import { disposeCopy, freshContext, loadFreshCopy, runningBundle } from '../freshCopy';
+import { disposeCopy, freshContext, loadFreshCopy, loadFreshCopyCached, runningBundle } from '../freshCopy';
 import { EXTENSION_ID, testService, waitFor, workspaceFolder } from '../util';
 import type { HostFigures, Measured } from './figures';
 
@@ -92,7 +92,7 @@ describe('Bench: the extension in the real host', function () {
     figures.activation.wasActive = e.isActive;
     if (!e.isActive) {
       const loaded = (process as unknown as { moduleLoadList?: string[] }).moduleLoadList ?? [];
-      figures.activation.builtinsBefore = ['net', 'tls', 'crypto', 'http', 'https', 'fs'].filter((m) => loaded.includes(`NativeModule ${m}`));
+      figures.activation.builtinsBefore = ['net', 'tls', 'crypto', 'vm', 'http', 'https', 'fs'].filter((m) => loaded.includes(`NativeModule ${m}`));
       const t0 = performance.now();
       await e.activate();
       figures.activation.firstActivateMs = performance.now() - t0;
@@ -358,5 +358,37 @@ describe('Bench: the extension in the real host', function () {
       assert.equal(stats.requests.length, 0, 'activation made no request');
     }
     figures.activation.fresh = fresh;
+  });
+
+  it('activation: fresh copies that take their compiled code from V8\'s code cache, as dist/boot.js loads the bundle at every start after the first', async () => {
+    const bundle = process.env.SITE_REVISIONS_BENCH_BUNDLE || runningBundle();
+    const stamp = Date.now().toString(36);
+    const tag = (i: number) => `cc${String(i).padStart(3, '0')}x${stamp}`;
+    // The first start: compiled from source, activated, its session restored, then its cache made
+    // (as src/boot/save.ts does, after the session is restored).
+    const first = loadFreshCopyCached(bundle, tag(0));
+    const ctx0 = freshContext(url, DEMO.user.email, DEMO.user.password);
+    await first.exports.activate(ctx0)!.ready;
+    await new Promise((r) => setTimeout(r, 150));
+    const cachedData = first.script.createCachedData();
+    disposeCopy(ctx0);
+    const cached: NonNullable<HostFigures['activation']['cached']> = [];
+    for (let i = 1; i <= ACTIVATION_SAMPLES; i++) {
+      const ctx = freshContext(url, DEMO.user.email, DEMO.user.password);
+      await control(url, 'reset-stats');
+      const t0 = performance.now();
+      const loaded = loadFreshCopyCached(bundle, tag(i), cachedData);
+      const t1 = performance.now();
+      const copy = loaded.exports.activate(ctx)!;
+      const t2 = performance.now();
+      await copy.ready;
+      await new Promise((r) => setTimeout(r, 150));
+      const stats = await control(url, 'stats');
+      cached.push({ loadMs: t1 - t0, activateMs: t2 - t1, totalMs: t2 - t0, rejected: loaded.rejected, cacheBytes: cachedData.length });
+      disposeCopy(ctx);
+      assert.equal(stats.requests.length, 0, 'activation made no request');
+      assert.equal(loaded.rejected, false, 'V8 took the cache');
+    }
+    figures.activation.cached = cached;
   });
 });

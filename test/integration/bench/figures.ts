@@ -21,6 +21,8 @@ export interface HostFigures {
     firstActivateMs?: number;
     /** Fresh copies of the bundle loaded and activated in this host. */
     fresh?: { loadMs: number; activateMs: number; totalMs: number; readyMs: number; requests: number }[];
+    /** Fresh copies that took their compiled code from V8's code cache (made by a first copy), as dist/boot.js loads the bundle. */
+    cached?: { loadMs: number; activateMs: number; totalMs: number; rejected: boolean; cacheBytes: number }[];
   };
   actions: Record<string, Measured[]>;
   huge?: { bytes: number; samples: Measured[]; contentMs?: number[] };
