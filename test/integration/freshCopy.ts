@@ -6,12 +6,14 @@
 // and language-model tools are not registered. Each copy is compiled from a distinct source string (a trailing
 // comment) so V8's in-memory compilation cache cannot make it look cheaper. Used by the
 // activation benchmark and by the suites that check activation itself.
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import Module from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
+import { checkedCache, codeCacheName } from '../../src/boot/codeCache';
 import type { ExtensionApi } from '../../src/extension';
 import { EXTENSION_ID } from './util';
 
@@ -34,18 +36,22 @@ export function loadFreshCopy(bundle: string, tag: string): { activate(context: 
 }
 
 /**
- * Loads a new copy of `bundle` as dist/boot.js does (src/boot/codeCache.ts: the module wrapper
- * compiled by vm.Script, V8's code cache handed in), so that the activation benchmark can measure
+ * Loads a new copy of `bundle` as dist/boot.js does (src/boot/codeCache.ts: the source read and
+ * hashed to name its cache, the cache file read and its checksum checked, the module wrapper
+ * compiled by vm.Script with the cache handed in), so that the activation benchmark can measure
  * a start that takes its compiled code from the cache in the real host. Copies must differ (V8's
  * in-memory compilation cache would answer an identical source, which no real start meets), and
  * a cache is valid only for its source: so each copy's source ends in a comment of the same
  * length (`tag` of a fixed length), and the cache made from one copy serves every other —
- * comments produce no code, and V8 checks a source's length. `script.createCachedData()` makes
- * that cache from the copy whose script it is.
+ * comments produce no code, and V8 checks a source's length. `writeCopyCache` writes that cache
+ * from the copy whose script it is, in the loader's format.
  */
-export function loadFreshCopyCached(bundle: string, tag: string, cachedData?: Buffer): { exports: { activate(context: unknown): ExtensionApi | undefined }; script: vm.Script; rejected: boolean } {
-  const source = `${fs.readFileSync(bundle, 'latin1')}\n// ${tag}\n`;
-  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
+export function loadFreshCopyCached(bundle: string, tag: string, cacheFile?: string): { exports: { activate(context: unknown): ExtensionApi | undefined }; script: vm.Script; rejected: boolean } {
+  const raw = Buffer.concat([fs.readFileSync(bundle), Buffer.from(`\n// ${tag}\n`)]);
+  codeCacheName(bundle, raw); // the loader names the cache after the source's hash: its cost is part of a start
+  const cachedData = cacheFile ? checkedCache(fs.readFileSync(cacheFile)) : undefined;
+  if (cacheFile && !cachedData) throw new Error(`${cacheFile}: damaged`);
+  const script = new vm.Script(Module.wrap(raw.toString('latin1')), { filename: bundle, cachedData });
   const shim = copyVscode(tag);
   const requireOriginal = Module.createRequire(bundle);
   const req = Object.assign((id: string) => (id === 'vscode' ? shim : requireOriginal(id)), requireOriginal);
@@ -54,6 +60,13 @@ export function loadFreshCopyCached(bundle: string, tag: string, cachedData?: Bu
   const wrapper = script.runInThisContext() as (e: unknown, r: unknown, m: unknown, f: string, d: string) => void;
   wrapper.call(m.exports, m.exports, req, m, bundle, path.dirname(bundle));
   return { exports: m.exports as { activate(context: unknown): ExtensionApi | undefined }, script, rejected: cachedData !== undefined && script.cachedDataRejected === true };
+}
+
+/** Writes the code cache of a copy's script to `file` as the loader does (its SHA-256, then the data): its size. */
+export function writeCopyCache(script: vm.Script, file: string): number {
+  const data = script.createCachedData();
+  fs.writeFileSync(file, Buffer.concat([crypto.createHash('sha256').update(data).digest(), data]));
+  return data.length;
 }
 
 /** Disposes what a copy put in its context's subscriptions (never failing the caller). */
