@@ -29,7 +29,11 @@ export default tseslint.config(
     // require() in the bundle, where `import * as x` of a Node built-in in an entry module becomes
     // a copy of all its exports (esbuild's __toESM: about 1 ms for these six, measured).
     files: ['src/boot/**/*.ts'],
-    rules: { '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true }] },
+    rules: {
+      '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true }],
+      // It runs before the extension and is unit-tested in plain Node.
+      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/boot loads the extension in plain Node: it must not depend on vscode.' }] }],
+    },
   },
   {
     files: ['src/api/**/*.ts'],
