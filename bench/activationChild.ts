@@ -1,5 +1,5 @@
 // One sample of the activation figure, in a fresh Node process:
-//   node out/bench/activationChild.js ENTRY [--control] [--preload net,tls,crypto] [--storage DIR [--wait-cache]]
+//   node out/bench/activationChild.js ENTRY [--preload net,tls,crypto] [--storage DIR [--wait-cache]]
 // ENTRY is the manifest's "main" (dist/boot.js, which loads dist/extension.js through V8's code
 // cache kept in the global storage folder DIR: src/boot/), or the bundle itself.
 // Loads the production bundle with a minimal fake `vscode` module (bench/fakeVscode.ts,
@@ -10,9 +10,10 @@
 //
 // How "undici was not evaluated" is seen from outside the minified bundle: undici's module
 // lib/global.js reads (and then sets) globalThis[Symbol.for('undici.globalDispatcher.1')] when it
-// is evaluated; accessors on both symbols record any access. With --control, the sample then
-// makes one request through the activated extension's client (to a closed port, aborted) to
-// prove that both detectors do fire when undici loads and a connection is attempted.
+// is evaluated; accessors on both symbols record any access. The sample then makes one request
+// through the activated extension's client (to a closed port, aborted) to prove that both
+// detectors do fire when undici loads and a connection is attempted, and to time what loading
+// undici adds to the first request (through V8's code cache too when ENTRY is dist/boot.js).
 //
 // --preload loads those built-in modules before the clock starts: the extension host has them
 // loaded before any extension activates (the bench suite in the host checks it), a fresh Node
@@ -34,7 +35,6 @@ const Module = require('node:module') as {
 };
 
 const bundle = path.resolve(process.argv[2] ?? path.join(__dirname, '..', '..', 'dist', 'boot.js'));
-const control = process.argv.includes('--control');
 const preloadArg = process.argv.indexOf('--preload');
 const storageArg = process.argv.indexOf('--storage');
 const storage = storageArg > 0 ? path.resolve(process.argv[storageArg + 1]) : undefined;
@@ -62,9 +62,12 @@ for (const key of [Symbol.for('undici.globalDispatcher.1'), Symbol.for('undici.g
   });
 }
 let sockets = 0;
+/** When the first socket after the first request's call connected (performance.now()). */
+let firstConnectAt: number | undefined;
 const connect = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
   sockets++;
+  firstConnectAt ??= performance.now();
   return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
 } as typeof connect;
 let lookups = 0;
@@ -102,7 +105,7 @@ require.cache[FAKE_PATH] = fakeModule as unknown as NodeJS.Module;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
-  // A port nothing listens on (used only by --control).
+  // A port nothing listens on (the first request's).
   const closedPort = await new Promise<number>((resolveP) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {
       const p = (s.address() as net.AddressInfo).port;
@@ -135,15 +138,38 @@ async function main(): Promise<void> {
   tracking = false;
   // Anything activation scheduled for later gets its chance to run.
   await sleep(100);
-  let cacheWritten: { bytes: number; afterReadyMs: number } | undefined;
+  // What activation did (before the request below).
+  const activationSockets = sockets - socketsBefore;
+  const activationLookups = lookups - lookupsBefore;
+  const activationUndici = undiciTouched > 0;
+
+  // The first request (to a port nothing listens on, aborted once its socket connects): the time
+  // from the call to the socket's connect is what loading and setting up undici adds to it; and
+  // the positive control of the detectors (undici is evaluated, a socket is opened).
+  const socketsAtCall = sockets;
+  const t4 = performance.now();
+  firstConnectAt = undefined;
+  const ac = new AbortController();
+  const call = api.session.client.getSites({ signal: ac.signal }).catch((e: unknown) => e);
+  const until = Date.now() + 5000;
+  while (Date.now() < until && (sockets === socketsAtCall || undiciTouched === 0)) await sleep(1);
+  ac.abort();
+  await call;
+  const firstRequestMs = firstConnectAt !== undefined ? firstConnectAt - t4 : undefined;
+  const controlResult = { undiciEvaluated: undiciTouched > 0, sockets: sockets - socketsAtCall };
+
+  // With the loader (dist/boot.js): wait until the extension has written the code caches of the
+  // bundle (after the session is restored) and of undici (after its first request).
+  let cacheWritten: { bytes: number; undiciBytes: number; afterReadyMs: number } | undefined;
   if (waitCache && storage) {
     const dir = path.join(storage, 'code-cache');
-    const until = Date.now() + 15_000;
-    const written = () => (fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.endsWith('.v8cache')) : undefined);
-    while (!written() && Date.now() < until) await sleep(20);
-    const f = written();
-    if (!f) throw new Error(`no code cache was written in ${dir}`);
-    cacheWritten = { bytes: fs.statSync(path.join(dir, f)).size, afterReadyMs: performance.now() - t3 };
+    const deadline = Date.now() + 15_000;
+    const find = (prefix: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.startsWith(prefix) && f.endsWith('.v8cache')) : undefined);
+    while ((!find('extension-') || !find('undici-')) && Date.now() < deadline) await sleep(20);
+    const bundleCache = find('extension-');
+    const undiciCache = find('undici-');
+    if (!bundleCache || !undiciCache) throw new Error(`the code caches were not written in ${dir}: ${fs.existsSync(dir) ? fs.readdirSync(dir).join(', ') : 'no folder'}`);
+    cacheWritten = { bytes: fs.statSync(path.join(dir, bundleCache)).size, undiciBytes: fs.statSync(path.join(dir, undiciCache)).size, afterReadyMs: performance.now() - t3 };
   }
 
   const result: Record<string, unknown> = {
@@ -155,24 +181,15 @@ async function main(): Promise<void> {
     sessionState: api.session.state,
     codeCache: api.codeCache,
     cacheWritten,
+    firstRequestMs,
     commands: fake.commands.size,
-    sockets: sockets - socketsBefore,
-    dnsLookups: lookups - lookupsBefore,
-    undiciEvaluated: undiciTouched > 0,
+    sockets: activationSockets,
+    dnsLookups: activationLookups,
+    undiciEvaluated: activationUndici,
     builtins: [...builtins].sort(),
     preloaded: preload,
+    control: controlResult,
   };
-
-  if (control) {
-    // Positive control: the first request loads undici (bundled) and opens a socket.
-    const ac = new AbortController();
-    const call = api.session.client.getSites({ signal: ac.signal }).catch((e: unknown) => e);
-    const until = Date.now() + 5000;
-    while (Date.now() < until && (sockets === socketsBefore || undiciTouched === 0)) await sleep(5);
-    ac.abort();
-    await call;
-    result.control = { undiciEvaluated: undiciTouched > 0, sockets: sockets - socketsBefore };
-  }
   for (const d of (ctx.subscriptions as { dispose(): unknown }[]).reverse()) {
     try {
       d.dispose();

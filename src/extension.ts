@@ -19,7 +19,8 @@ import type { BlameViewApi } from './blameView';
 import { registerBlameViewShell } from './blameView/shell';
 import type { HistoryFeatures } from './history/chunk';
 import { registerHistory } from './history/shell';
-import type { CodeCacheReport } from './boot/codeCache';
+import type { CodeCacheLoad, CodeCacheReport } from './boot/codeCache';
+import { setChunkLoader } from './boot/chunks';
 import { saveWhenSettled } from './boot/save';
 
 /**
@@ -57,8 +58,12 @@ export interface ExtensionApi {
 /** How long after the session is restored the code cache is written: activation's functions and the first work's are in it by then. */
 const CODE_CACHE_SAVE_DELAY_MS = 2000;
 
-/** `codeCache` is handed over by dist/boot.js, which loaded this bundle (src/boot/main.ts). */
-export function activate(context: vscode.ExtensionContext, codeCache?: CodeCacheReport): ExtensionApi | undefined {
+/**
+ * `codeCache` and `loadBeside` are handed over by dist/boot.js, which loaded this bundle through
+ * V8's code cache and loads the files the bundle loads later (dist/undici.js) the same way
+ * (src/boot/main.ts).
+ */
+export function activate(context: vscode.ExtensionContext, codeCache?: CodeCacheReport, loadBeside?: (file: string) => CodeCacheLoad<unknown>): ExtensionApi | undefined {
   const log = new Log();
   if (codeCache) log.info(`Loaded ${codeCacheText[codeCache.state]} in ${codeCache.ms.toFixed(1)} ms`);
   // Every request the extension sends waits for its slot here (user actions first).
@@ -107,12 +112,23 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
   const history = registerHistory({ session, model, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
   const blame = registerBlameViewShell({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
-  if (codeCache) {
+  /** Writes a file's code cache once `settled` and a little more have passed, and says so in the log. */
+  const saveCache = (what: string, report: CodeCacheReport, settled: Promise<unknown>) =>
     context.subscriptions.push(
-      saveWhenSettled(codeCache, ready, CODE_CACHE_SAVE_DELAY_MS, (r) =>
-        r.outcome === 'failed' ? log.warn(`V8's code cache could not be written (the next start compiles the extension again): ${r.error}`) : log.info(`V8's code cache written (${Math.round((r.bytes ?? 0) / 1024)} KB): the next start takes the compiled code from it`),
+      saveWhenSettled(report, settled, CODE_CACHE_SAVE_DELAY_MS, (r) =>
+        r.outcome === 'failed' ? log.warn(`V8's code cache of ${what} could not be written (the next start compiles it again): ${r.error}`) : log.info(`V8's code cache of ${what} written (${Math.round((r.bytes ?? 0) / 1024)} KB): the next start takes the compiled code from it`),
       ),
     );
+  if (codeCache) saveCache('the extension', codeCache, ready);
+  if (loadBeside) {
+    setChunkLoader((file) => {
+      const { exports, report } = loadBeside(file);
+      log.info(`Loaded ${file} ${codeCacheText[report.state]} in ${report.ms.toFixed(1)} ms`);
+      // Written once the request that loaded it has had its time (its functions are in it then).
+      saveCache(file, report, Promise.resolve());
+      return exports;
+    });
+    context.subscriptions.push({ dispose: () => setChunkLoader(undefined) });
   }
   const cacheFigures = codeCache && { state: codeCache.state, ms: codeCache.ms, bytes: codeCache.bytes };
   return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, blame: blame.features, history: history.features, ready, codeCache: cacheFigures } : undefined;
@@ -121,7 +137,7 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
 /** What the log says of the code cache at activation. */
 const codeCacheText: Record<CodeCacheReport['state'], string> = {
   used: "with V8's code cache",
-  absent: "without V8's code cache (none yet for this version: it is written once the session is restored)",
+  absent: "without V8's code cache (none yet for this version: it is written shortly after)",
   damaged: "without V8's code cache (the file was damaged: it is written again)",
   rejected: "without V8's code cache (V8 rejected it: it is written again)",
   off: "without V8's code cache (no storage folder)",

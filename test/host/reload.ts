@@ -155,10 +155,15 @@ async function main(): Promise<number> {
     // The first start compiled the bundle and wrote V8's code cache once the session was restored
     // (src/boot/); the reloaded window's extension host takes its compiled code from it.
     const codeCacheDir = path.join(server.userDataDir, 'User', 'globalStorage', 'site-revisions.site-revisions', 'code-cache');
-    const cacheWritten = await check('the first start writes V8\'s code cache of the extension into its storage folder', async () => {
-      await until('the code cache', () => Promise.resolve(fs.existsSync(codeCacheDir) ? fs.readdirSync(codeCacheDir).filter((f) => f.endsWith('.v8cache')) : []), (f) => f.length === 1);
+    const cacheWritten = await check('the first start writes V8\'s code cache of the extension, and of undici once a request loaded it, into its storage folder', async () => {
+      await until(
+        'the code caches',
+        () => Promise.resolve(fs.existsSync(codeCacheDir) ? fs.readdirSync(codeCacheDir).filter((f) => f.endsWith('.v8cache')).sort() : []),
+        (f) => f.length === 2 && /^extension-[0-9a-f]+\.v8cache$/.test(f[0]!) && /^undici-[0-9a-f]+\.v8cache$/.test(f[1]!),
+      );
       const said = extensionLogLines(server.userDataDir).filter((l) => l.includes("V8's code cache"));
-      if (!said.some((l) => l.includes("Loaded without V8's code cache (none yet")) || !said.some((l) => l.includes("V8's code cache written"))) throw new Error(`the log says: ${JSON.stringify(said)}`);
+      const expected = ["Loaded without V8's code cache (none yet", "Loaded undici.js without V8's code cache (none yet", "V8's code cache of the extension written", "V8's code cache of undici.js written"];
+      if (!expected.every((e) => said.some((l) => l.includes(e)))) throw new Error(`the log says: ${JSON.stringify(said)}`);
     });
     if (opened || typed || cacheWritten) {
       await w.reloadWindow();
@@ -182,8 +187,8 @@ async function main(): Promise<number> {
       });
     }
     if (cacheWritten) {
-      await check('after a reload the extension takes its compiled code from that cache', async () => {
-        await until('the log of the reloaded window', () => Promise.resolve(extensionLogLines(server.userDataDir)), (lines) => lines.some((l) => l.includes("Loaded with V8's code cache in")));
+      await check('after a reload the extension, and undici at its first request, take their compiled code from those caches', async () => {
+        await until('the log of the reloaded window', () => Promise.resolve(extensionLogLines(server.userDataDir)), (lines) => lines.some((l) => l.includes("Loaded with V8's code cache in")) && lines.some((l) => l.includes("Loaded undici.js with V8's code cache in")));
       });
     }
     if (typed) {

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkedCache, codeCacheName, loadWithCodeCache, type CodeCacheReport } from '../../src/boot/codeCache';
 import { saveWhenSettled } from '../../src/boot/save';
+import { loadChunk, setChunkLoader } from '../../src/boot/chunks';
 
 type Mod = { value(): string; dir: string; file: string; dep: string };
 
@@ -178,5 +179,23 @@ describe('when the code cache is written (src/boot/save.ts)', () => {
     saveWhenSettled(off.r, Promise.resolve(), 5, () => undefined);
     await sleep(60);
     assert.deepEqual([failed.calls.length, disposed.calls.length, used.calls.length, off.calls.length], [1, 0, 0, 0]);
+  });
+});
+
+describe('files the bundle loads later (src/boot/chunks.ts)', () => {
+  afterEach(() => setChunkLoader(undefined));
+
+  it('come through the loader dist/boot.js hands over, else through the caller\'s own import; a loader\'s failure is a rejection', async () => {
+    const asked: string[] = [];
+    assert.equal(await loadChunk('undici.js', () => Promise.resolve('imported')), 'imported');
+    setChunkLoader((file) => (asked.push(file), 'from the loader'));
+    assert.equal(await loadChunk('undici.js', () => Promise.resolve('imported')), 'from the loader');
+    assert.deepEqual(asked, ['undici.js']);
+    setChunkLoader(() => {
+      throw new Error('cannot read');
+    });
+    await assert.rejects(loadChunk('undici.js', () => Promise.resolve('imported')), /cannot read/);
+    setChunkLoader(undefined);
+    assert.equal(await loadChunk('undici.js', () => Promise.resolve('imported')), 'imported');
   });
 });
