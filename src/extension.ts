@@ -140,7 +140,7 @@ const codeCacheText: Record<CodeCacheReport['state'], string> = {
   absent: "without V8's code cache (none yet for this version: it is written shortly after)",
   damaged: "without V8's code cache (the file was damaged: it is written again)",
   rejected: "without V8's code cache (V8 rejected it: it is written again)",
-  off: "without V8's code cache (no storage folder)",
+  off: "without V8's code cache (no storage folder, or it could not be read)",
 };
 
 export function deactivate(): void {}

@@ -130,7 +130,7 @@ export function loadWithCodeCache<T>(file: string, cacheDir: string | undefined)
 }
 
 /**
- * The file's text. The bundle is ASCII (test/unit/chunks.test.ts checks it): read as Latin-1 it
+ * The file's text. The bundles are ASCII (test/unit/package.test.ts checks it): read as Latin-1 it
  * is the same text, decoded four times faster than as UTF-8.
  */
 function decode(source: Buffer): string {
