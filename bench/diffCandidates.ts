@@ -1,5 +1,5 @@
-// The line-diff packages compared for revision blame (bench/blameChild.ts; README, design
-// decisions), each as a LineDiff: given two sequences of line ids, report the runs of a longest
+// The line-diff packages compared for revision blame (bench/blameChild.ts; docs/benchmarks.md,
+// the Blame rows), each as a LineDiff: given two sequences of line ids, report the runs of a longest
 // common subsequence. Each is used as its documentation shows, with what it offers for arrays:
 //   fast-myers-diff          lcs(xs, ys) over the Int32Arrays (what src/blame/diff.ts uses)
 //   @jest/diff-sequences     diffSequences(aLength, bLength, isCommon, foundSubsequence)

@@ -1,6 +1,8 @@
 // The benchmark report: the figures with their targets, rendered as a terminal table, as
-// Markdown for the README (between <!-- bench:start --> and <!-- bench:end -->), or as JSON.
+// Markdown for docs/benchmarks.md (between <!-- bench:start --> and <!-- bench:end -->), or as JSON.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot } from './lib';
 
 export interface Row {
   group: string;
@@ -28,6 +30,8 @@ export interface Machine {
   loadAverage: number[];
 }
 
+/** The file whose table `npm run bench -- --write-docs` refreshes. */
+export const BENCH_DOC = path.join(repoRoot, 'docs', 'benchmarks.md');
 export const START = '<!-- bench:start -->';
 export const END = '<!-- bench:end -->';
 
@@ -64,7 +68,7 @@ export function textTable(rows: Row[], machine: Machine, modules: Mod[]): string
 
 const esc = (s: string) => s.replace(/\|/g, '\\|');
 
-/** The Markdown block that goes between the README markers. */
+/** The Markdown block that goes between the markers of docs/benchmarks.md. */
 export function markdown(rows: Row[], machine: Machine, modules: Mod[], packages: Mod[]): string {
   const out = [
     `Measured ${machine.date} on ${machine.nproc} × ${esc(machine.cpu)} (${machine.os}), Node ${machine.node}; load average at the start ${machine.loadAverage.map((l) => l.toFixed(1)).join(' ')} (a shared machine). Medians of several runs.`,
@@ -88,7 +92,7 @@ export function markdown(rows: Row[], machine: Machine, modules: Mod[], packages
 }
 
 /** Replaces the block between the markers of `file`; throws when they are missing. */
-export function writeReadme(file: string, block: string): void {
+export function writeBenchTable(file: string, block: string): void {
   const text = fs.readFileSync(file, 'utf8');
   const a = text.indexOf(START);
   const b = text.indexOf(END);

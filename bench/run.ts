@@ -1,14 +1,14 @@
 // The benchmarks of the extension (`npm run bench`, which compiles first):
 //
-//   node out/bench/run.js [--json] [--write-readme] [--quick] [--strict] [--skip-host] [--skip-package] [--only STEP]
+//   node out/bench/run.js [--json] [--write-docs] [--quick] [--strict] [--skip-host] [--skip-package] [--only STEP]
 //
 //   --json          print one JSON object on stdout (and nothing else there); logs go to stderr
-//   --write-readme  put the table into README.md between <!-- bench:start --> and <!-- bench:end -->
+//   --write-docs    put the table into docs/benchmarks.md between <!-- bench:start --> and <!-- bench:end -->
 //   --quick         fewer iterations (a smoke run; the figures are noisier)
 //   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
 //   --skip-host     leave out the figures measured in the real extension host
 //   --skip-package  no .vsix: measure a production build made here instead
-//   --only STEP     only the step whose name starts with STEP (e.g. `blame`); not with --write-readme
+//   --only STEP     only the step whose name starts with STEP (e.g. `blame`); not with --write-docs
 //
 // Steps (each measured several times, medians reported):
 //   1. size      `npm run package` into a temp folder: the .vsix, the production bundle inside it,
@@ -40,7 +40,7 @@ import { Cleanup, startService as startServiceProcess } from '../test/host/commo
 import { clientOverhead, type OverheadResult } from './clientOverhead';
 import { schedulerBench, type SchedulerFigures } from './schedulerBench';
 import { isStopping, lastJson, log, MB, median, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
-import { kb, markdown, textTable, writeReadme, type Machine, type Row } from './report';
+import { BENCH_DOC, kb, markdown, textTable, writeBenchTable, type Machine, type Row } from './report';
 import { searchBench, searchRows } from './search';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample } from './blameChild';
@@ -51,13 +51,13 @@ import type { HostFigures } from '../test/integration/bench/figures';
 const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] after npx tsc -p .)
 
   --json          one JSON object on stdout (use npm run -s, so npm prints nothing there itself)
-  --write-readme  put the table into README.md between <!-- bench:start --> and <!-- bench:end -->
+  --write-docs    put the table into docs/benchmarks.md between <!-- bench:start --> and <!-- bench:end -->
   --quick         fewer iterations (a smoke run; noisier)
   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
   --skip-host     leave out the figures measured in the real extension host
   --skip-package  no .vsix: measure a production build made here instead
   --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame
-                  (a quicker look at one group; not with --write-readme)
+                  (a quicker look at one group; not with --write-docs)
 `;
 
 /** Built-in modules the bundle requires at load that the extension host has loaded before any extension (checked in the host). */
@@ -153,7 +153,7 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       json: { type: 'boolean', default: false },
-      'write-readme': { type: 'boolean', default: false },
+      'write-docs': { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
       strict: { type: 'boolean', default: false },
       'skip-host': { type: 'boolean', default: false },
@@ -167,8 +167,8 @@ async function main(): Promise<number> {
     process.stderr.write(USAGE);
     return 0;
   }
-  if (values.only !== undefined && values['write-readme']) {
-    process.stderr.write('--only leaves figures out: it cannot be used with --write-readme\n');
+  if (values.only !== undefined && values['write-docs']) {
+    process.stderr.write('--only leaves figures out: it cannot be used with --write-docs\n');
     return 2;
   }
   const quick = values.quick;
@@ -659,11 +659,11 @@ async function main(): Promise<number> {
     const modules = size?.metafile?.top ?? [];
     if (values.json) process.stdout.write(JSON.stringify(report) + '\n');
     else process.stdout.write(textTable(rows, m, modules) + '\n' + (errors.length ? `\nErrors:\n${errors.map((e) => `  ${e}`).join('\n')}\n` : ''));
-    if (values['write-readme']) {
-      if (errors.length) log('README not updated: some figures could not be measured');
+    if (values['write-docs']) {
+      if (errors.length) log('docs/benchmarks.md not updated: some figures could not be measured');
       else {
-        writeReadme(path.join(repoRoot, 'README.md'), markdown(rows, m, modules, size?.metafile?.byPackage ?? []));
-        log('README.md: benchmark table updated');
+        writeBenchTable(BENCH_DOC, markdown(rows, m, modules, size?.metafile?.byPackage ?? []));
+        log('docs/benchmarks.md: benchmark table updated');
       }
     }
     log(`finished in ${((Date.now() - started) / 1000).toFixed(0)} s`);

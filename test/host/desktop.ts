@@ -90,7 +90,7 @@ async function main(): Promise<number> {
           `could not get VS Code: the download failed (${msg}).\n` +
           'This machine cannot reach the VS Code update servers. Point the runner at an installed VS Code instead:\n' +
           '  npm run test:desktop -- --vscode-executable /path/to/code   (or set VSCODE_EXECUTABLE_PATH)\n' +
-          'Where code-server and Chromium can run, `npm run test:integration` runs the suites headless instead (README, Contributing).';
+          'Where code-server and Chromium can run, `npm run test:integration` runs the suites headless instead (CONTRIBUTING.md, Tests).';
       } else if (!fs.existsSync(innerResults)) {
         problem = `VS Code failed before the tests ran: ${msg}`;
       }

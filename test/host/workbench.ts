@@ -19,6 +19,14 @@ export const CHROMIUM_FLAGS = [
   '--disable-dev-shm-usage',
 ];
 
+/** A rectangle of the page, in CSS pixels. */
+export interface Clip {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export interface WorkbenchPayload {
   /** Absolute path on the server of the extension to load in development mode. */
   extensionDevelopmentPath?: string;
@@ -69,8 +77,8 @@ export interface Workbench {
   /** Waits for a CSS selector to be visible. */
   waitFor(selector: string, timeoutMs?: number): Promise<void>;
   /** `keepPointer`: leave the pointer where it is (a hover shot); otherwise it is parked where nothing shows a hover. */
-  /** A PNG, or a WebP when `file` ends with .webp. */
-  screenshot(file: string, keepPointer?: boolean): Promise<void>;
+  /** A PNG, or a WebP when `file` ends with .webp; `clip`: only that part of the page (CSS pixels). */
+  screenshot(file: string, keepPointer?: boolean, clip?: Clip): Promise<void>;
   /** Reloads the page (the browser's reload: the workbench may not have saved its state). */
   reload(): Promise<void>;
   /** Developer: Reload Window, as a person does it: the workbench saves its state (open editors…) first. */
@@ -214,7 +222,7 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
     async waitFor(selector, timeoutMs = 30000) {
       await page.locator(selector).first().waitFor({ state: 'visible', timeout: timeoutMs });
     },
-    async screenshot(file, keepPointer = false) {
+    async screenshot(file, keepPointer = false, clip) {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       if (!keepPointer) {
         // Park the pointer over the empty editor area so no hover or tooltip shows.
@@ -225,11 +233,11 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       if (file.endsWith('.webp')) {
         // Playwright writes PNG and JPEG only; Chromium's own capture encodes WebP.
         const cdp = await page.context().newCDPSession(page);
-        const { data } = (await cdp.send('Page.captureScreenshot', { format: 'webp', quality: 70 })) as { data: string };
+        const { data } = (await cdp.send('Page.captureScreenshot', { format: 'webp', quality: 70, ...(clip && { clip: { ...clip, scale: 1 } }) })) as { data: string };
         await cdp.detach();
         fs.writeFileSync(file, Buffer.from(data, 'base64'));
       } else {
-        await page.screenshot({ path: file });
+        await page.screenshot({ path: file, clip });
       }
     },
     async reload() {

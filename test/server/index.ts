@@ -1,5 +1,5 @@
 // A faithful local implementation of the sites-and-revisions service (see
-// ../../../shared/spec/site-revision-api.md and the project's decisions in README): real HTTP
+// ../../../shared/spec/site-revision-api.md and the project's decisions in docs/decisions.md): real HTTP
 // on loopback, JSON persistence, seeded demo data, and switches for latency, faults and a large
 // data set. Used by the unit, integration and benchmark tests and by `npm start`.
 
