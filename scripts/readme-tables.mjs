@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Renders the README's Commands and Settings tables from package.json, between the markers
 //   <!-- commands:start --> … <!-- commands:end -->   and   <!-- settings:start --> … <!-- settings:end -->
+// (the benchmark table of docs/benchmarks.md is written by `npm run bench -- --write-docs`), and
+// the README as the .vsix holds it (`packagedReadme`).
 //
 //   node scripts/readme-tables.mjs           check: exit 1 (and say what differs) when README is out of date
 //   node scripts/readme-tables.mjs --write   update README.md
@@ -167,6 +169,20 @@ export function replaceBlock(readme, name, body) {
 /** README text with both tables rendered from `pkg`. */
 export function render(readme, pkg) {
   return replaceBlock(replaceBlock(readme, 'commands', renderCommands(pkg)), 'settings', renderSettings(pkg));
+}
+
+/**
+ * The README as the .vsix holds it (scripts/task.mjs `package`). The extension's details page in
+ * VS Code shows the README's images from inside the installed extension, but drops every link that
+ * is neither a web address nor a heading of the README itself: a relative link to another file of
+ * the repository (CONTRIBUTING.md, docs/*.md) would be dead there. Until the project has a public
+ * repository for vsce to point such links at, each keeps its text and loses its link. Images,
+ * links to a heading (`#…`) and absolute URLs are left as they are.
+ */
+export function packagedReadme(readme) {
+  return readme.replace(/(!?)\[([^\]\n]*)\]\(\s*([^)\s]+)(?:\s+"[^"\n]*")?\s*\)/g, (link, bang, text, target) =>
+    bang || target.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(target) ? link : text,
+  );
 }
 
 /** The lines that differ between two texts (for the check's message). */

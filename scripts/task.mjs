@@ -300,8 +300,14 @@ async function main() {
       // through (test/unit/package.test.ts checks it). It is built in a private copy of the
       // working tree with its own production bundle, so dist/ (the development bundle) is left
       // alone and a concurrent `node esbuild.mjs` cannot slip an unminified bundle into it.
-      // No repository is published, hence --allow-missing-repository; relative links in the README
-      // stay relative (the details page in VS Code resolves them inside the installed extension).
+      //
+      // The details page in VS Code shows only images and links with http(s) URLs (a relative path
+      // is dropped by its sanitizer, whether the file is in the .vsix or not). So the README's
+      // relative images and links need a public location: package.json `repository` (vsce points
+      // them at it), or `--baseContentUrl URL --baseImagesUrl URL`. Without one (no repository is
+      // published yet: --allow-missing-repository), they are left relative — the images are in the
+      // .vsix for when a viewer resolves them there — and links to other files of the repository
+      // lose their link, keeping their text (packagedReadme in readme-tables.mjs).
       const out = path.resolve(root, rest[0] && !rest[0].startsWith('-') ? rest.shift() : 'site-revisions.vsix');
       const stage = mkdtempSync(path.join(tmpdir(), 'site-revisions-package-'));
       let status;
@@ -311,10 +317,18 @@ async function main() {
           if (skip.has(name) || name.endsWith('.vsix')) continue;
           cpSync(path.join(root, name), path.join(stage, name), { recursive: true, verbatimSymlinks: true });
         }
+        const { repository } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+        const located = Boolean(repository) || (rest.some((a) => a.startsWith('--baseContentUrl')) && rest.some((a) => a.startsWith('--baseImagesUrl')));
+        if (!located) {
+          const { packagedReadme } = await import('./readme-tables.mjs');
+          const readme = path.join(stage, 'README.md');
+          writeFileSync(readme, packagedReadme(readFileSync(readme, 'utf8')));
+        }
         // esbuild resolves the bundled dependencies from here; vsce ignores it (`**` in .vscodeignore).
         symlinkSync(path.join(root, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
         must(process.execPath, ['esbuild.mjs', '--production'], { cwd: stage });
-        status = sh(bin('vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', out, ...rest], { cwd: stage });
+        const vsce = ['package', '--no-dependencies', ...(repository ? [] : ['--allow-missing-repository']), ...(located ? [] : ['--no-rewrite-relative-links'])];
+        status = sh(bin('vsce'), [...vsce, '-o', out, ...rest], { cwd: stage });
       } finally {
         rmSync(stage, { recursive: true, force: true });
       }

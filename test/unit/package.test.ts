@@ -1,15 +1,19 @@
-// The .vsix holds only what runs (the minified bundle, media, README + its screenshot, CHANGELOG,
-// LICENSE, package.json) and the Marketplace metadata is complete.
+// The .vsix holds only what runs (the minified bundle, media, README + its screenshots, CHANGELOG,
+// LICENSE, package.json) and the Marketplace metadata is complete; the README it holds links only
+// to what the extension's details page can open.
 //
 // The package comes from SITE_REVISIONS_VSIX when set; otherwise it is built with the project's
 // own `package` task (about a second: it packages a copy of the working tree without .git,
 // node_modules, .cache, .test-runs and dist, so the last test checks that .vscodeignore could not
 // let those in either). The archive is read with test/host/zip.ts (zip central directory + node:zlib).
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { packagedVsix } from '../host/vsix';
 import { zipEntries, zipRead, type ZipEntry } from '../host/zip';
+import { headingIds, isUrl, markdownLinks } from './helpers/markdown';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -134,6 +138,45 @@ describe('package (.vsix)', function () {
     const missing = [...expected].filter((n) => !names.has(n));
     assert.deepEqual(unexpected, [], `files that do not belong in the package (fix .vscodeignore): ${unexpected.join(', ')}`);
     assert.deepEqual(missing, [], `files missing from the package: ${missing.join(', ')}`);
+  });
+
+  it('the README it holds links only to what the details page opens: its headings and web addresses; its images are in the package', () => {
+    // VS Code's details page drops every link and image whose target is not an http(s) URL (or, for
+    // a link, one of the README's headings): a relative link to CONTRIBUTING.md or docs/*.md would
+    // be dead. Without a public location (no repository yet) the images stay relative, in the package.
+    const readme = read('extension/readme.md').toString('utf8');
+    const ids = headingIds(readme);
+    const bad: string[] = [];
+    for (const link of markdownLinks(readme)) {
+      if (link.image) {
+        if (!isUrl(link.target) && !names.has(`extension/${path.posix.normalize(link.target.replace(/^\.\//, ''))}`)) bad.push(`image ${link.target} is not in the package`);
+      } else if (link.target.startsWith('#')) {
+        if (!ids.has(link.target.slice(1))) bad.push(`${link.target}: no such heading`);
+      } else if (!/^(https?|mailto):/i.test(link.target)) bad.push(`[${link.text}](${link.target}) cannot be opened from the details page`);
+    }
+    assert.deepEqual(bad, []);
+    assert.ok(markdownLinks(readme).filter((l) => l.image).length >= 3, 'the README shows its screenshots');
+  });
+
+  it('packaged with a public location (--baseContentUrl, --baseImagesUrl), the README points its images and links to other files there', function () {
+    if (process.env.SITE_REVISIONS_VSIX) this.skip(); // a given package: nothing is built here
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vsix-located-')), 'located.vsix');
+    try {
+      const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'task.mjs'), 'package', out, '--baseContentUrl', 'https://example.com/repo/blob/main/', '--baseImagesUrl', 'https://example.com/repo/raw/main/'], { cwd: repoRoot, encoding: 'utf8' });
+      assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+      const located = fs.readFileSync(out);
+      const readme = zipRead(located, zipEntries(located).find((e) => e.name === 'extension/readme.md')!).toString('utf8');
+      const links = markdownLinks(readme);
+      const images = links.filter((l) => l.image).map((l) => l.target);
+      assert.ok(images.length >= 3);
+      for (const i of images) assert.match(i, /^https:\/\/example\.com\/repo\/raw\/main\/docs\/[\w-]+\.webp$/);
+      const files = links.filter((l) => !l.image && !l.target.startsWith('#')).map((l) => l.target);
+      assert.ok(files.some((t) => t === 'https://example.com/repo/blob/main/CONTRIBUTING.md'), files.join(', '));
+      assert.ok(files.some((t) => t.startsWith('https://example.com/repo/blob/main/docs/security.md')), files.join(', '));
+      for (const t of files) assert.match(t, /^(https?|mailto):/, t);
+    } finally {
+      fs.rmSync(path.dirname(out), { recursive: true, force: true });
+    }
   });
 
   it('has no sources, tests, maps, node_modules, caches or build output', () => {

@@ -1,9 +1,14 @@
 // The README's Commands and Settings tables are generated from package.json
-// (scripts/readme-tables.mjs); this fails when they drift apart.
+// (scripts/readme-tables.mjs); this fails when they drift apart. And the documentation split into
+// README (users), CONTRIBUTING.md and docs/ holds together: the two commands first, every link
+// between the files leads somewhere, the benchmark table has its place.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { BENCH_DOC, END, START, writeBenchTable } from '../../bench/report';
+import { headingIds, isUrl, markdownLinks } from './helpers/markdown';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -20,6 +25,7 @@ interface ReadmeTables {
   renderSettings(pkg: unknown): string;
   placesOf(pkg: unknown): Map<string, string[]>;
   replaceBlock(readme: string, name: string, body: string): string;
+  packagedReadme(readme: string): string;
   differences(actual: string, expected: string, max?: number): string[];
   localize(pkg: unknown, nls: Record<string, string>): unknown;
 }
@@ -83,5 +89,67 @@ describe('README tables (scripts/readme-tables.mjs)', () => {
     assert.deepEqual([...order].sort((a, b) => a - b), order);
     const trouble = readme.slice(order[3]);
     for (const topic of [/proxy/i, /siteRevisions\.caFile/, /401/, /cannot be reached/]) assert.match(trouble, topic);
+  });
+
+  it('the README starts with the two commands: one runs the extension, one runs all tests', () => {
+    const head = readme.split('\n').slice(0, 8).join('\n');
+    assert.match(head, /^npm ci && npm start\b/m);
+    assert.match(head, /^npm ci && npm test\b/m);
+  });
+
+  it('the packaged README keeps images, links to headings and URLs, and names other files without a link', async () => {
+    const t = await load();
+    const md = [
+      '![Shot](docs/a.webp) and ![Other](./docs/b.webp "title")',
+      'See [Troubleshooting](#troubleshooting), [the site](https://example.com/x) or [mail](mailto:a@example.com).',
+      'Contributors: [CONTRIBUTING.md](CONTRIBUTING.md), [the decisions](docs/decisions.md#the-service "why").',
+    ].join('\n');
+    assert.equal(
+      t.packagedReadme(md),
+      [
+        '![Shot](docs/a.webp) and ![Other](./docs/b.webp "title")',
+        'See [Troubleshooting](#troubleshooting), [the site](https://example.com/x) or [mail](mailto:a@example.com).',
+        'Contributors: CONTRIBUTING.md, the decisions.',
+      ].join('\n'),
+    );
+    const packaged = t.packagedReadme(readme);
+    const relative = markdownLinks(packaged).filter((l) => !l.image && !l.target.startsWith('#') && !isUrl(l.target));
+    assert.deepEqual(relative, [], 'links to other files left in the packaged README');
+  });
+
+  describe('links between README.md, CONTRIBUTING.md and docs/*.md', () => {
+    const docs = ['README.md', 'CONTRIBUTING.md', ...fs.readdirSync(path.join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    for (const doc of docs) {
+      it(`${doc}: every relative link leads to a file of the repository, every #fragment to one of its headings`, () => {
+        const text = fs.readFileSync(path.join(repoRoot, doc), 'utf8');
+        const broken: string[] = [];
+        for (const link of markdownLinks(text)) {
+          if (isUrl(link.target)) continue;
+          const [file, fragment] = link.target.split('#') as [string, string | undefined];
+          const target = file ? path.join(repoRoot, path.dirname(doc), decodeURIComponent(file)) : path.join(repoRoot, doc);
+          if (!fs.existsSync(target)) broken.push(`${link.target}: no such file`);
+          else if (fragment && !headingIds(fs.readFileSync(target, 'utf8')).has(fragment)) broken.push(`${link.target}: no such heading`);
+        }
+        assert.deepEqual(broken, []);
+      });
+    }
+  });
+
+  it('docs/benchmarks.md holds the table that `npm run bench -- --write-docs` refreshes, and only there', () => {
+    const doc = fs.readFileSync(BENCH_DOC, 'utf8');
+    const a = doc.indexOf(START);
+    const b = doc.indexOf(END);
+    assert.ok(a > 0 && b > a, `${START} … ${END} in docs/benchmarks.md`);
+    assert.match(doc.slice(a, b), /^\| Figure \| Measured \| Target \| \|$/m);
+    assert.ok(!readme.includes(START), 'the README has no benchmark table');
+    // Writing a new table replaces what is between the markers and nothing else.
+    const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-doc-')), 'benchmarks.md');
+    try {
+      fs.writeFileSync(copy, doc);
+      writeBenchTable(copy, 'NEW TABLE');
+      assert.equal(fs.readFileSync(copy, 'utf8'), `${doc.slice(0, a + START.length)}\nNEW TABLE\n${doc.slice(b)}`);
+    } finally {
+      fs.rmSync(path.dirname(copy), { recursive: true, force: true });
+    }
   });
 });
