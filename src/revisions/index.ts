@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { Session } from '../auth/session';
 import type { AccountCache } from '../cache/accountCache';
 import { isOffline } from '../sites/viewState';
+import { ExpandedRows } from '../tree/expanded';
 import type { TreeNode } from '../tree/node';
 import { onDidChangeSettings, readSettings } from '../config';
 import type { Log } from '../log';
@@ -72,6 +73,10 @@ export function registerRevisions(deps: RevisionsDeps): RevisionsApi {
   hooks.updated = (u) => controller.updated(u);
   const commands = new RevisionCommands({ ctl: controller, notifier, log });
   tree.setSiteChildren((node) => controller.siteChildren(node));
+  // The rows expanded before a window reload are drawn expanded again (from the disk cache).
+  const expanded = new ExpandedRows(context.workspaceState, 'siteRevisions.expandedRows', () => accountKey(session));
+  expanded.track(view);
+  tree.restoreExpansion(expanded.restore);
 
   // The editor-title icon of "Revisions of Active File" shows on files inside a mapped folder.
   const updateActiveContext = () => {
@@ -84,6 +89,7 @@ export function registerRevisions(deps: RevisionsDeps): RevisionsApi {
   context.subscriptions.push(
     fsReg.disposable,
     folders,
+    expanded,
     controller,
     ...commands.register(),
     vscode.window.onDidChangeActiveTextEditor(updateActiveContext),
