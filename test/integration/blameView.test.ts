@@ -166,6 +166,26 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     await s.moveMouseAway();
   });
 
+  it('blame hover: a revision date that is not a date is shown as text — a link, an address or a command link in it is inert; the hover’s commands are its only links', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    // Two revisions whose dates cannot be read (the newer by id, the only order left): the
+    // second line is the newer one's, so its hover shows that date where a date would be.
+    const junk = (n: number) => `https://example.com/${n} www.example.org [x](command:siteRevisions.openRevision) <b>${n}</b>`;
+    await control(url, 'add-revision', { siteId: acmeId, path: 'hover-date.php', content: 'first line\n', author: 'a@example.com', date: junk(1) });
+    await control(url, 'add-revision', { siteId: acmeId, path: 'hover-date.php', content: 'first line\nsecond line\n', author: 'b@example.com', date: junk(2) });
+    await vscode.commands.executeCommand('siteRevisions.refresh');
+    const file = write('hover-date.php', 'first line\nsecond line\n');
+    await open(file);
+    assert.equal(await vscode.commands.executeCommand('siteRevisions.toggleBlame'), 'on');
+    await s.moveMouseAway();
+    await s.hover({ selector: '.part.editor .view-line span[class^="mtk"]:visible', hasText: 'second' });
+    const hover = (await s.until(async () => (await s.texts({ selector: '.monaco-hover' })).map((x) => x.replace(/\u00a0/g, ' ')), (t) => t.some((x) => x.includes('b@example.com')), 'the blame hover')).find((x) => x.includes('b@example.com'))!;
+    assert.ok(hover.includes(junk(2)), `the date as sent, as text: ${hover}`);
+    assert.deepEqual((await s.texts({ selector: '.monaco-hover a:visible' })).map((x) => x.trim()), ['Compare with This Revision', 'Compare with Its Previous Revision', 'Open Revision']);
+    await s.moveMouseAway();
+  });
+
   it('blame: editing re-attributes without a request; a newer revision on the service is picked up on refresh', async function () {
     const s = screenOrSkip(this);
     await closeAll();
