@@ -16,6 +16,7 @@ import { picks } from './activeFile';
 import { RevisionCommands } from './commands';
 import { RevisionsController } from './controller';
 import { RevisionFileSystem, parseRevisionUri, revisionDocumentUri, revisionUri } from './fileSystem';
+import { GoneSites } from './goneSites';
 import { FolderMapping } from './mapping';
 import { RevisionStore, type ListUpdate } from './store';
 
@@ -68,6 +69,15 @@ export function registerRevisions(deps: RevisionsDeps): RevisionsApi {
     onDidUpdate: (u) => hooks.updated?.(u),
   });
   const folders = new FolderMapping(context.workspaceState, () => accountKey(session));
+  // Mappings of sites the account no longer lists are skipped, with an offer to forget them.
+  folders.gone = new GoneSites({
+    account: () => accountKey(session),
+    listSites: () => session.call((c) => c.getSites()),
+    shown: (siteId) => !!model.find(siteId),
+    refreshShown: () => model.refresh(),
+    forget: (siteId) => forgetSite(siteId),
+    log,
+  });
   const fsReg = RevisionFileSystem.register(store, whenReady);
   const controller = new RevisionsController(store, folders, model, tree, log, view);
   hooks.updated = (u) => controller.updated(u);

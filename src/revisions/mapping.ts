@@ -13,6 +13,16 @@ const STATE_KEY = 'siteRevisions.folderMappings';
 
 export type WorkingFile = { ok: true; uri: vscode.Uri; folder: vscode.Uri } | { ok: false; reason: string };
 
+/** The mappings of sites the account no longer lists (goneSites.ts). */
+export interface GoneMappings {
+  /** Known to be gone (no request). */
+  isGone(siteId: string): boolean;
+  /** After `failure` of a request about the site: whether the account no longer lists it (asks the service). */
+  confirmGone(siteId: string, failure: unknown): Promise<boolean>;
+  /** A mapping was skipped because its site is gone (offers to forget it, once). */
+  skipped(siteId: string, folder: vscode.Uri): void;
+}
+
 /** File systems whose names ignore case by default (for "is this file inside that folder"). */
 function caseInsensitive(uri: vscode.Uri): boolean {
   return uri.scheme === 'file' && (process.platform === 'win32' || process.platform === 'darwin');
@@ -22,6 +32,8 @@ export class FolderMapping extends Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<string>();
   /** Fires with the site id whose folder changed. */
   readonly onDidChange = this._onDidChange.event;
+  /** Set by the revisions feature: mappings of sites that are gone are skipped. */
+  gone: GoneMappings | undefined;
 
   constructor(
     private readonly state: vscode.Memento,
@@ -180,14 +192,16 @@ export class FolderMapping extends Disposable {
 
   /**
    * The sites whose mapped folder contains a local file, deepest folder first, with the file's
-   * path relative to that folder (as segments).
+   * path relative to that folder (as segments). A site known to be gone is skipped (see `gone`).
    */
   sitesContaining(file: vscode.Uri): { siteId: string; folder: vscode.Uri; segments: string[] }[] {
     const out: { siteId: string; folder: vscode.Uri; segments: string[] }[] = [];
     for (const { siteId, folder } of this.mapped()) {
       if (folder.scheme !== file.scheme || folder.authority.toLowerCase() !== file.authority.toLowerCase()) continue;
       const segments = relativeSegments(folder.path, file.path, caseInsensitive(folder));
-      if (segments) out.push({ siteId, folder, segments });
+      if (!segments) continue;
+      if (this.gone?.isGone(siteId)) this.gone.skipped(siteId, folder);
+      else out.push({ siteId, folder, segments });
     }
     return out.sort((a, b) => b.folder.path.length - a.folder.path.length);
   }
