@@ -1,6 +1,7 @@
 // The benchmarks of the extension (`npm run bench`, which compiles first):
 //
 //   node out/bench/run.js [--json] [--write-docs] [--quick] [--strict] [--skip-host] [--skip-package] [--only STEP]
+//   node out/bench/run.js --from FILE [--json] [--write-docs] [--strict]
 //
 //   --json          print one JSON object on stdout (and nothing else there); logs go to stderr
 //   --write-docs    put the table into docs/benchmarks.md between <!-- bench:start --> and <!-- bench:end -->
@@ -9,6 +10,7 @@
 //   --skip-host     leave out the figures measured in the real extension host
 //   --skip-package  no .vsix: measure a production build made here instead
 //   --only STEP     only the step whose name starts with STEP (e.g. `blame`); not with --write-docs
+//   --from FILE     measure nothing: report the figures of an earlier `--json` run saved in FILE
 //
 // Steps (each measured several times, medians reported):
 //   1. size      `npm run package` into a temp folder: the .vsix, the production bundle inside it,
@@ -58,6 +60,8 @@ const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] aft
   --skip-package  no .vsix: measure a production build made here instead
   --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame
                   (a quicker look at one group; not with --write-docs)
+  --from FILE     measure nothing: print (or put into docs/benchmarks.md) the figures of an earlier
+                  --json run saved in FILE
 `;
 
 /** Built-in modules the bundle requires at load that the extension host has loaded before any extension (checked in the host). */
@@ -159,6 +163,7 @@ async function main(): Promise<number> {
       'skip-host': { type: 'boolean', default: false },
       'skip-package': { type: 'boolean', default: false },
       only: { type: 'string' },
+      from: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -170,6 +175,11 @@ async function main(): Promise<number> {
   if (values.only !== undefined && values['write-docs']) {
     process.stderr.write('--only leaves figures out: it cannot be used with --write-docs\n');
     return 2;
+  }
+  if (values.from !== undefined) {
+    const saved = JSON.parse(fs.readFileSync(values.from, 'utf8')) as Report;
+    await emit(saved, values);
+    return exitCode(saved, values.strict);
   }
   const quick = values.quick;
   const n = {
@@ -656,21 +666,45 @@ async function main(): Promise<number> {
       ok: errors.length === 0,
       targetsMissed: rows.filter((r) => r.ok === false).map((r) => r.id),
     };
-    const modules = size?.metafile?.top ?? [];
-    if (values.json) process.stdout.write(JSON.stringify(report) + '\n');
-    else process.stdout.write(textTable(rows, m, modules) + '\n' + (errors.length ? `\nErrors:\n${errors.map((e) => `  ${e}`).join('\n')}\n` : ''));
-    if (values['write-docs']) {
-      if (errors.length) log('docs/benchmarks.md not updated: some figures could not be measured');
-      else {
-        writeBenchTable(BENCH_DOC, markdown(rows, m, modules, size?.metafile?.byPackage ?? []));
-        log('docs/benchmarks.md: benchmark table updated');
-      }
-    }
+    await emit(report, values);
     log(`finished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    if (errors.length) return 1;
-    return values.strict && report.targetsMissed.length ? 1 : 0;
+    return exitCode(report, values.strict);
   } finally {
     await cleanup.run();
+  }
+}
+
+/** What `--json` prints (and `--from` reads back). */
+interface Report {
+  machine: Machine;
+  figures: Row[];
+  details: { size?: SizeFigures };
+  errors: string[];
+  targetsMissed: string[];
+}
+
+function exitCode(report: Report, strict: boolean): number {
+  if (report.errors.length) return 1;
+  return strict && report.targetsMissed.length ? 1 : 0;
+}
+
+/**
+ * Prints the report (one JSON object, or the table) and writes docs/benchmarks.md's table when asked.
+ * Resolves once stdout has taken the whole text: a pipe takes 64 KiB at a time, and an exit
+ * before the rest is written would cut it off.
+ */
+async function emit(report: Report, o: { json: boolean; 'write-docs': boolean }): Promise<void> {
+  const { figures: rows, machine: m, errors } = report;
+  const metafile = report.details.size?.metafile;
+  const modules = metafile?.top ?? [];
+  const text = o.json ? JSON.stringify(report) + '\n' : textTable(rows, m, modules) + '\n' + (errors.length ? `\nErrors:\n${errors.map((e) => `  ${e}`).join('\n')}\n` : '');
+  await new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
+  if (o['write-docs']) {
+    if (errors.length) log('docs/benchmarks.md not updated: some figures could not be measured');
+    else {
+      writeBenchTable(BENCH_DOC, markdown(rows, m, modules, metafile?.byPackage ?? []));
+      log('docs/benchmarks.md: benchmark table updated');
+    }
   }
 }
 

@@ -4,8 +4,9 @@
 // when the machine's Node is older, then runs the task with it.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import path from 'node:path';
+import { clearInterval, setInterval } from 'node:timers';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,8 +32,52 @@ function must(cmd, args, opts) {
   }
 }
 
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Runs a child that may run for long (the task under Node 24, `start`, `service`, `bench`,
+ * `desktop`) and resolves with its exit status once it has exited (128 + the signal's number when
+ * a signal ended it). SIGINT, SIGTERM and SIGHUP sent to this process are passed on to it, so a
+ * process manager, `timeout`, `kill <pid>` or a closed terminal stops what it started too, and
+ * this process waits for it (spawnSync would leave it running: a signal ends this process at
+ * once, and does not reach a child when it is sent to this process alone). A terminal's Ctrl+C
+ * reaches both: the child takes the copy passed on as the same signal (test/host/common.ts
+ * Cleanup). With `orphanHangup` the loss of this process's parent (npm killed: it passes on
+ * SIGINT and SIGTERM only) counts as SIGHUP.
+ */
+function run(cmd, args, opts = {}, { orphanHangup = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+    const pass = (sig) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+    };
+    const handlers = SIGNALS.map((sig) => [sig, () => pass(sig)]);
+    for (const [sig, h] of handlers) process.on(sig, h);
+    const parent = process.ppid;
+    const watch = orphanHangup
+      ? setInterval(() => {
+          if (process.ppid === parent) return;
+          clearInterval(watch);
+          pass('SIGHUP');
+        }, 500)
+      : undefined;
+    const done = () => {
+      clearInterval(watch);
+      for (const [sig, h] of handlers) process.off(sig, h);
+    };
+    child.on('error', (err) => {
+      done();
+      reject(err);
+    });
+    child.on('exit', (code, signal) => {
+      done();
+      resolve(code ?? 128 + (constants.signals[signal] ?? 0));
+    });
+  });
+}
+
 /** Re-executes this script under Node 24 (installed from the npm registry) when the running Node is too old. */
-function ensureNode() {
+async function ensureNode() {
   const major = Number(process.versions.node.split('.')[0]);
   if (major >= NODE_MAJOR) return;
   const bin = path.join(nodeBinDir, 'node');
@@ -42,8 +87,7 @@ function ensureNode() {
     must('npm', ['install', '--prefix', nodePrefix, '--no-save', '--no-audit', '--no-fund', 'node@24']);
   }
   const env = { ...process.env, PATH: `${nodeBinDir}${path.delimiter}${process.env.PATH ?? ''}` };
-  const r = spawnSync(bin, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env });
-  process.exit(r.status ?? 1);
+  process.exit(await run(bin, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { env, cwd: process.cwd() }, { orphanHangup: true }));
 }
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -125,7 +169,7 @@ async function service(rest) {
   compileUnlessFresh('out/test/server/main.js', ['test/server', 'src/api']);
   const i = rest.indexOf('--autosignin');
   const autoSignIn = i >= 0 ? path.resolve(root, rest.splice(i, 2)[1] ?? '') : undefined;
-  if (!autoSignIn) process.exit(sh(process.execPath, [path.join(root, 'out/test/server/main.js'), ...rest]));
+  if (!autoSignIn) process.exit(await run(process.execPath, [path.join(root, 'out/test/server/main.js'), ...rest], {}, { orphanHangup: true }));
   const { DEMO } = await import(pathToFileURL(path.join(root, 'out', 'test', 'server', 'demo.js')).href).then((m) => m.default ?? m);
   const child = spawn(process.execPath, [path.join(root, 'out/test/server/main.js'), ...rest], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   let pending = '';
@@ -227,7 +271,7 @@ function closing(label, c) {
 }
 
 async function main() {
-  ensureNode();
+  await ensureNode();
   const [task, ...rest] = process.argv.slice(2);
   switch (task) {
     case 'unit': {
@@ -275,7 +319,7 @@ async function main() {
     case 'desktop': {
       compile();
       bundle();
-      process.exit(sh(process.execPath, [path.join(root, 'out/test/host/desktop.js'), ...rest]));
+      process.exit(await run(process.execPath, [path.join(root, 'out/test/host/desktop.js'), ...rest]));
       break;
     }
     case 'service':
@@ -285,14 +329,15 @@ async function main() {
       watch();
       break;
     case 'start': {
-      compile();
+      // The scripts it runs come from out/ (compiled unless fresh), the extension from dist/.
+      compileUnlessFresh('out/test/host/start.js', ['src', 'test/host', 'test/server']);
       bundle();
-      process.exit(sh(process.execPath, [path.join(root, 'out/test/host/start.js'), ...rest]));
+      process.exit(await run(process.execPath, [path.join(root, 'out/test/host/start.js'), ...rest], {}, { orphanHangup: true }));
       break;
     }
     case 'bench': {
       compile();
-      process.exit(sh(process.execPath, [path.join(root, 'out/bench/run.js'), ...rest]));
+      process.exit(await run(process.execPath, [path.join(root, 'out/bench/run.js'), ...rest]));
       break;
     }
     case 'package': {

@@ -5,7 +5,7 @@
 // the caller's Redactor.
 
 import { AuthError, HttpStatusError, InvalidReplyError, NetworkError, TimeoutError, type ApiError } from './errors';
-import { excerpt, type Redactor } from './validate';
+import { bodyExcerpt, excerpt, parseJson, type Redactor } from './validate';
 
 /** Errors that, while reading a 2xx body, mean the connection dropped and the reply is incomplete. */
 const CUT_OFF_CODES = /^(UND_ERR_SOCKET|ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_RES_CONTENT_LENGTH_MISMATCH|HPE_.*)$/;
@@ -35,19 +35,15 @@ export function tooLarge(operation: string, limit: number): InvalidReplyError {
 /** The error of a non-2xx, non-3xx reply whose body (or its first bytes) is `text`: 401 is an AuthError. */
 export function statusError(operation: string, status: number, retryAfterMs: number | undefined, text: string, redact: Redactor): ApiError {
   const message = serviceMessageOf(text, redact);
-  return status === 401 ? new AuthError(operation, message ?? 'HTTP 401') : new HttpStatusError(operation, status, retryAfterMs, message ?? excerpt(text, redact));
+  return status === 401 ? new AuthError(operation, message ?? 'HTTP 401') : new HttpStatusError(operation, status, retryAfterMs, message ?? bodyExcerpt(text, redact));
 }
 
 /** The `error` of a `{success:false, error}` body, sanitized; undefined when the body is not that. */
 function serviceMessageOf(text: string, redact: Redactor): string | undefined {
-  try {
-    const json: unknown = JSON.parse(text);
-    if (json && typeof json === 'object' && !Array.isArray(json)) {
-      const msg = (json as Record<string, unknown>).error ?? (json as Record<string, unknown>).message;
-      if (typeof msg === 'string' && msg.trim()) return excerpt(msg, redact, 200, false);
-    }
-  } catch {
-    // not JSON
+  const json = parseJson(text);
+  if (json.ok && json.value && typeof json.value === 'object' && !Array.isArray(json.value)) {
+    const msg = (json.value as Record<string, unknown>).error ?? (json.value as Record<string, unknown>).message;
+    if (typeof msg === 'string' && msg.trim()) return excerpt(msg, redact, 200, false);
   }
   return undefined;
 }

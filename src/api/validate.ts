@@ -14,7 +14,9 @@ export function excerpt(text: string, redact: Redactor = noRedaction, max = 120,
   // Work on a bounded prefix: replies may be megabytes long.
   let t = text.slice(0, max * 4);
   t = t.replace(/^\uFEFF/, '');
-  if (hideKeyValues) t = hideSecretFields(t);
+  // JSON escapes read as what they stand for first, so that `"ftp\u005fpass"` is seen as the
+  // field it is (text that is not JSON; a JSON body is excerpted from its value: bodyExcerpt).
+  if (hideKeyValues) t = hideSecretFields(t.replace(/\\u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))));
   t = redact(t);
   // Bidirectional controls (U+202E…) could make a message read differently from what it says.
   t = t.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
@@ -22,6 +24,29 @@ export function excerpt(text: string, redact: Redactor = noRedaction, max = 120,
   if (t.length > max || text.length > max * 4) t = `${t.slice(0, max).trimEnd()}…`;
   return t;
 }
+
+/**
+ * An excerpt of a reply's body: of its parsed JSON value with the fields whose names say they
+ * hold a secret left out (names compared after JSON decoding: `"ftp\u005fpass"` is `ftp_pass`,
+ * which a look at the raw text would miss), or, when the body is not JSON (or is cut off), of its
+ * text with secret-looking fields hidden.
+ */
+export function bodyExcerpt(text: string, redact: Redactor = noRedaction, max = 120): string {
+  const json = parseJson(text);
+  return json.ok ? valueExcerpt(json.value, redact, false, max) : excerpt(text, redact, max);
+}
+
+/** `text` parsed as JSON (a leading BOM allowed). */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text.replace(/^\uFEFF/, '')) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Field names whose values are secrets (passwords, keys, tokens), whoever they belong to. */
+const SECRET_KEY = /pass|secret|token|api[\W_]?key|private[\W_]?key|authori[sz]ation|credential/i;
 
 /**
  * Whether a `{success:false, error}` message means "not signed in / bad credentials" rather than a
@@ -39,16 +64,16 @@ function describeValue(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-function valueExcerpt(value: unknown, redact: Redactor, secret = false): string {
+function valueExcerpt(value: unknown, redact: Redactor, secret = false, max = 60): string {
   if (secret) return '';
-  const max = 60;
   return excerpt(preview(value, max * 4), redact, max);
 }
 
 /**
- * JSON text of `value`, cut after about `limit` characters. Unlike JSON.stringify / String it
- * never walks more of the value than it shows: a reply can nest arrays 100,000 deep (which makes
- * both throw RangeError) or hold megabytes.
+ * JSON text of `value`, cut after about `limit` characters, without the fields whose names say
+ * they hold a secret (SECRET_KEY). Unlike JSON.stringify / String it never walks more of the
+ * value than it shows: a reply can nest arrays 100,000 deep (which makes both throw RangeError)
+ * or hold megabytes.
  */
 function preview(value: unknown, limit: number): string {
   let out = '';
@@ -65,6 +90,7 @@ function preview(value: unknown, limit: number): string {
     if (add('{')) return true;
     let first = true;
     for (const k of Object.keys(v)) {
+      if (SECRET_KEY.test(k)) continue;
       if ((!first && add(',')) || add(`${JSON.stringify(k.length > limit ? k.slice(0, limit) : k)}:`) || walk((v as Record<string, unknown>)[k])) return true;
       first = false;
     }
@@ -126,14 +152,16 @@ export function parseEnvelope(operation: string, body: string, contentType: stri
     const problem = ct && ct !== 'application/json' ? `not JSON but ${excerpt(ct, redact, 40)}` : 'not valid JSON, possibly cut off';
     throw new InvalidReplyError(operation, problem, excerpt(text, redact));
   }
-  if (!isObject(json)) throw new InvalidReplyError(operation, `expected a JSON object, got ${describeValue(json)}`, excerpt(text, redact));
+  // Excerpts of the parsed value, without its secret fields.
+  const shown = () => valueExcerpt(json, redact, false, 120);
+  if (!isObject(json)) throw new InvalidReplyError(operation, `expected a JSON object, got ${describeValue(json)}`, shown());
   if ('success' in json) {
     const s = json.success;
     if (isTrueLike(s)) return json;
     if (isFalseLike(s)) serviceFailure(operation, json, redact);
-    throw new InvalidReplyError(operation, `"success" is ${describeValue(s)}, not true or false`, excerpt(text, redact));
+    throw new InvalidReplyError(operation, `"success" is ${describeValue(s)}, not true or false`, shown());
   }
-  if (payload === undefined) throw new InvalidReplyError(operation, 'no "success" field', excerpt(text, redact));
+  if (payload === undefined) throw new InvalidReplyError(operation, 'no "success" field', shown());
   if (json[payload] === undefined && json.error !== undefined) serviceFailure(operation, json, redact);
   return json;
 }

@@ -233,7 +233,7 @@ export class RevisionBlame implements vscode.Disposable {
       } else {
         md.appendMarkdown('$(git-commit) **');
         appendData(md, displayText(r.item.author).trim() || vscode.l10n.t('unknown author'), INERT).appendMarkdown('** · ');
-        md.appendText(whenOf(r, now)).appendMarkdown(' · ');
+        appendData(md, whenOf(r, now), INERT).appendMarkdown(' · ');
         appendData(md, vscode.l10n.t('revision {0}', r.item.id), INERT).appendMarkdown('\n\n');
       }
       appendData(md, exactDate({ time: r.time, item: r.item }), INERT).appendMarkdown('\n\n');

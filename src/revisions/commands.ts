@@ -8,13 +8,14 @@ import type { Site } from '../api/types';
 import type { Log } from '../log';
 import { inform, message, plain, showInfo, showWarning, type MessageText } from '../ui/messages';
 import { background } from '../util/background';
-import type { Notifier } from '../ui/notify';
+import { UnavailableOffline, type Notifier } from '../ui/notify';
+import { isOffline } from '../sites/viewState';
 import { ActiveFileRevisions, type RevisionActions } from './activeFile';
 import { refOf, siteOf } from './args';
 import type { RevisionsController } from './controller';
 import { RETRY_COMMAND } from './controller';
 import { fitsDiff, formatBytes } from './diffGuard';
-import { revisionDocumentUri } from './fileSystem';
+import { notAvailableOffline, revisionDocumentUri } from './fileSystem';
 import { exactDate, fileName, LoadMoreNode, RevisionNode, revisionLabel, revisionTitle, whenAndWho, type RevisionRef } from './nodes';
 import { notDone, ok, shownUri, type Outcome } from './outcome';
 import { addRestoreEdit, statOf, workingFileOf } from './workingFile';
@@ -88,8 +89,11 @@ export class RevisionCommands implements RevisionActions {
     return p && { site: ref.site, path: ref.path, item: p.item, time: p.time };
   }
 
+  /** A revision's content; while the service cannot be reached, one that is not cached says so (not the transport's error). */
   private content(ref: RevisionRef): Promise<Uint8Array> {
-    return this.ctl.progress(this.ctl.store.content(ref.site.id, ref.item.id), !!this.ctl.store.peekContent(ref.site.id, ref.item.id));
+    return this.ctl.progress(this.ctl.store.content(ref.site.id, ref.item.id), !!this.ctl.store.peekContent(ref.site.id, ref.item.id)).catch((e: unknown) => {
+      throw isOffline(e) ? new UnavailableOffline(notAvailableOffline(ref.item.id, ref.path), { cause: e }) : e;
+    });
   }
 
   // ---- actions

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../ui/notify';
 import { isOffline } from '../sites/viewState';
-import { revisionLabel, type RevisionRef } from './nodes';
+import { fileName, revisionLabel, type RevisionRef } from './nodes';
 import type { RevisionStore } from './store';
 import { isRevisionDocument, parseRevisionUriComponents, revisionUriComponents, REVISION_SCHEME, type RevisionAddress, type RevisionLabel } from './uri';
 import { Disposable } from '../util/disposable';
@@ -116,7 +116,7 @@ export class RevisionFileSystem extends Disposable implements vscode.FileSystemP
       return await this.store.content(a.siteId, a.revisionId, { signal: mine.signal, priority: 'user' });
     } catch (e) {
       if (isApiError(e) && e.kind === 'cancelled') throw vscode.FileSystemError.Unavailable(uri);
-      if (isOffline(e)) throw vscode.FileSystemError.Unavailable(vscode.l10n.t('Revision {0} is not available offline: the service cannot be reached, and this revision is not cached on this computer.', a.revisionId));
+      if (isOffline(e)) throw vscode.FileSystemError.Unavailable(notAvailableOffline(a.revisionId, a.path));
       throw vscode.FileSystemError.Unavailable(vscode.l10n.t('Could not load revision {0}: {1}', a.revisionId, describeError(e).message));
     } finally {
       if (this.loads.get(key) === mine) this.loads.delete(key);
@@ -135,4 +135,9 @@ export class RevisionFileSystem extends Disposable implements vscode.FileSystemP
   rename(uri: vscode.Uri): never {
     throw vscode.FileSystemError.NoPermissions(uri);
   }
+}
+
+/** What a revision that is not cached says while the service cannot be reached (instead of the transport's error). */
+export function notAvailableOffline(revisionId: string, path: string): string {
+  return vscode.l10n.t('Revision {0} of {1} is not available offline: the service cannot be reached, and this revision is not cached on this computer. It opens once the service can be reached again.', revisionId, fileName(path));
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { Session } from '../auth/session';
 import type { AccountCache } from '../cache/accountCache';
 import { isOffline } from '../sites/viewState';
+import { ExpandedRows } from '../tree/expanded';
 import type { TreeNode } from '../tree/node';
 import { onDidChangeSettings, readSettings } from '../config';
 import type { Log } from '../log';
@@ -15,6 +16,7 @@ import { picks } from './activeFile';
 import { RevisionCommands } from './commands';
 import { RevisionsController } from './controller';
 import { RevisionFileSystem, parseRevisionUri, revisionDocumentUri, revisionUri } from './fileSystem';
+import { GoneSites } from './goneSites';
 import { FolderMapping } from './mapping';
 import { RevisionStore, type ListUpdate } from './store';
 
@@ -67,11 +69,24 @@ export function registerRevisions(deps: RevisionsDeps): RevisionsApi {
     onDidUpdate: (u) => hooks.updated?.(u),
   });
   const folders = new FolderMapping(context.workspaceState, () => accountKey(session));
+  // Mappings of sites the account no longer lists are skipped, with an offer to forget them.
+  folders.gone = new GoneSites({
+    account: () => accountKey(session),
+    listSites: () => session.call((c) => c.getSites()),
+    shown: (siteId) => !!model.find(siteId),
+    refreshShown: () => model.refresh(),
+    forget: (siteId) => forgetSite(siteId),
+    log,
+  });
   const fsReg = RevisionFileSystem.register(store, whenReady);
   const controller = new RevisionsController(store, folders, model, tree, log, view);
   hooks.updated = (u) => controller.updated(u);
   const commands = new RevisionCommands({ ctl: controller, notifier, log });
   tree.setSiteChildren((node) => controller.siteChildren(node));
+  // The rows expanded before a window reload are drawn expanded again (from the disk cache).
+  const expanded = new ExpandedRows(context.workspaceState, 'siteRevisions.expandedRows', () => accountKey(session));
+  expanded.track(view);
+  tree.restoreExpansion(expanded.restore);
 
   // The editor-title icon of "Revisions of Active File" shows on files inside a mapped folder.
   const updateActiveContext = () => {
@@ -84,6 +99,7 @@ export function registerRevisions(deps: RevisionsDeps): RevisionsApi {
   context.subscriptions.push(
     fsReg.disposable,
     folders,
+    expanded,
     controller,
     ...commands.register(),
     vscode.window.onDidChangeActiveTextEditor(updateActiveContext),

@@ -19,14 +19,25 @@ export interface SiteFile {
 /**
  * The site files of a local file: 'unmapped' when no mapped folder contains it, otherwise one
  * entry per site that lists it (none when no site has revisions of it). `files(siteId)` gives
- * a site's file list (the store's: one request per site until a refresh).
+ * a site's file list (the store's: one request per site until a refresh). A mapped site whose
+ * list fails because the account no longer lists it is skipped (mapping.gone); any other
+ * failure is the caller's.
  */
 export async function locateSiteFiles(uri: vscode.Uri, mapping: FolderMapping, files: (siteId: string) => Promise<FolderModel>): Promise<'unmapped' | SiteFile[]> {
   const matches = mapping.sitesContaining(uri);
   if (!matches.length) return 'unmapped';
   const out: SiteFile[] = [];
   for (const m of matches) {
-    for (const path of pathsOf(await files(m.siteId), m.segments, ignoresCase(uri))) out.push({ siteId: m.siteId, path, folder: m.folder });
+    let model: FolderModel;
+    try {
+      model = await files(m.siteId);
+    } catch (e) {
+      const gone = mapping.gone;
+      if (!gone || !(await gone.confirmGone(m.siteId, e))) throw e;
+      gone.skipped(m.siteId, m.folder);
+      continue;
+    }
+    for (const path of pathsOf(model, m.segments, ignoresCase(uri))) out.push({ siteId: m.siteId, path, folder: m.folder });
   }
   return out;
 }

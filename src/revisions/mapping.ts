@@ -6,12 +6,22 @@ import * as vscode from 'vscode';
 import type { Site } from '../api/types';
 import { translate } from '../l10n';
 import { displayText } from '../util/text';
-import { isInside, joinInside, quotePath, relativeSegments, safeSegments } from './safePath';
+import { isInside, joinInside, quotePath, relativeSegments, restoreRefusal, safeSegments } from './safePath';
 import { Disposable } from '../util/disposable';
 
 const STATE_KEY = 'siteRevisions.folderMappings';
 
 export type WorkingFile = { ok: true; uri: vscode.Uri; folder: vscode.Uri } | { ok: false; reason: string };
+
+/** The mappings of sites the account no longer lists (goneSites.ts). */
+export interface GoneMappings {
+  /** Known to be gone (no request). */
+  isGone(siteId: string): boolean;
+  /** After `failure` of a request about the site: whether the account no longer lists it (asks the service). */
+  confirmGone(siteId: string, failure: unknown): Promise<boolean>;
+  /** A mapping was skipped because its site is gone (offers to forget it, once). */
+  skipped(siteId: string, folder: vscode.Uri): void;
+}
 
 /** File systems whose names ignore case by default (for "is this file inside that folder"). */
 function caseInsensitive(uri: vscode.Uri): boolean {
@@ -22,6 +32,8 @@ export class FolderMapping extends Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<string>();
   /** Fires with the site id whose folder changed. */
   readonly onDidChange = this._onDidChange.event;
+  /** Set by the revisions feature: mappings of sites that are gone are skipped. */
+  gone: GoneMappings | undefined;
 
   constructor(
     private readonly state: vscode.Memento,
@@ -154,10 +166,23 @@ export class FolderMapping extends Disposable {
    */
   static resolveWorkingFile(folder: vscode.Uri, rawPath: string): WorkingFile {
     const w = FolderMapping.resolve(folder, rawPath);
-    if (w.ok && !realPathInside(w.folder, w.uri)) {
+    if (w.ok && !realPathBelow(w.folder, w.uri)) {
       return { ok: false, reason: vscode.l10n.t('The revision path {0} leads outside the local folder through a symbolic link, so it is refused.', quotePath(rawPath)) };
     }
     return w;
+  }
+
+  /**
+   * `resolveWorkingFile` for a restore, which writes: also refuses a path into `.git` or
+   * `.vscode` (restoreRefusal), as sent or as a symbolic link inside the folder resolves it.
+   */
+  static resolveRestoreTarget(folder: vscode.Uri, rawPath: string): WorkingFile {
+    const w = FolderMapping.resolveWorkingFile(folder, rawPath);
+    if (!w.ok) return w;
+    const sent = safeSegments(rawPath);
+    const real = realPathBelow(w.folder, w.uri);
+    const why = (sent.ok && restoreRefusal(rawPath, sent.segments, translate)) || (Array.isArray(real) && restoreRefusal(rawPath, real, translate));
+    return why ? { ok: false, reason: why } : w;
   }
 
   /** Whether `uri` is strictly inside `folder` (same scheme and authority, path below). */
@@ -167,36 +192,48 @@ export class FolderMapping extends Disposable {
 
   /**
    * The sites whose mapped folder contains a local file, deepest folder first, with the file's
-   * path relative to that folder (as segments).
+   * path relative to that folder (as segments). A site known to be gone is skipped (see `gone`).
    */
   sitesContaining(file: vscode.Uri): { siteId: string; folder: vscode.Uri; segments: string[] }[] {
     const out: { siteId: string; folder: vscode.Uri; segments: string[] }[] = [];
     for (const { siteId, folder } of this.mapped()) {
       if (folder.scheme !== file.scheme || folder.authority.toLowerCase() !== file.authority.toLowerCase()) continue;
       const segments = relativeSegments(folder.path, file.path, caseInsensitive(folder));
-      if (segments) out.push({ siteId, folder, segments });
+      if (!segments) continue;
+      if (this.gone?.isGone(siteId)) this.gone.skipped(siteId, folder);
+      else out.push({ siteId, folder, segments });
     }
     return out.sort((a, b) => b.folder.path.length - a.folder.path.length);
   }
 }
 
-/** For local files: the deepest existing ancestor, with links resolved, is still inside the folder. */
-function realPathInside(folder: vscode.Uri, uri: vscode.Uri): boolean {
+/**
+ * For local files: the deepest existing ancestor of `uri`, with links resolved, and the rest of
+ * its path, as segments below the folder's real path; false when that leads out of the folder.
+ * Not a local file, or the folder itself missing (nothing can be followed out of it): true.
+ */
+function realPathBelow(folder: vscode.Uri, uri: vscode.Uri): string[] | boolean {
   if (folder.scheme !== 'file' || uri.scheme !== 'file') return true;
+  const ci = process.platform === 'win32' || process.platform === 'darwin';
+  let root: string;
   try {
-    const root = fs.realpathSync.native(folder.fsPath).replace(/\\/g, '/');
-    let p = uri.fsPath;
-    for (;;) {
-      try {
-        const real = fs.realpathSync.native(p).replace(/\\/g, '/');
-        return real === root || isInside(root, real, process.platform === 'win32' || process.platform === 'darwin');
-      } catch {
-        const parent = p.replace(/[\\/][^\\/]*$/, '');
-        if (!parent || parent === p) return false;
-        p = parent;
-      }
-    }
+    root = fs.realpathSync.native(folder.fsPath).replace(/\\/g, '/');
   } catch {
-    return true; // the folder itself is missing: nothing can be followed out of it
+    return true;
+  }
+  let p = uri.fsPath;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = fs.realpathSync.native(p).replace(/\\/g, '/');
+      if (real !== root && !isInside(root, real, ci)) return false;
+      return [...(relativeSegments(root, real, ci) ?? []), ...rest];
+    } catch {
+      const m = /[\\/]([^\\/]*)$/.exec(p);
+      const parent = m ? p.slice(0, m.index) : '';
+      if (!parent || parent === p) return false;
+      rest.unshift(m![1]!);
+      p = parent;
+    }
   }
 }

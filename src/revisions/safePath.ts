@@ -50,6 +50,47 @@ export function safeSegments(raw: string, t: Translate = english): SafeSegments 
 }
 
 /**
+ * Code points that HFS+ leaves out of a name when it compares names (`.g\u200cit` is `.git`
+ * there), and the byte order mark.
+ */
+const IGNORABLE = /[\u200b-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+/**
+ * The folder a segment names when it is `.git` or `.vscode` as a file system may read it: any
+ * case (also `ı` and `ſ`, which upper-case to I and S), code points HFS+ ignores left out, and
+ * the 8.3 short names Windows gives them (`GIT~1`, `VSCODE~1`, `VSCOD~12`…). Trailing dots and
+ * spaces (`.git.`) are refused by safeSegments already.
+ */
+export function protectedFolder(segment: string): '.git' | '.vscode' | undefined {
+  const name = segment.replace(IGNORABLE, '').toUpperCase();
+  if (/^(\.GIT|GIT~\d+)$/.test(name)) return '.git';
+  if (/^(\.VSCODE|VSCODE~\d+|VSCOD~\d+|VSCO~\d+)$/.test(name)) return '.vscode';
+  return undefined;
+}
+
+/**
+ * Why a restore must not write a revision path (checked segments, relative to the mapped
+ * folder), or undefined: nothing is written inside `.git` (its hooks run, `core.fsmonitor` in
+ * its config runs a program) or `.vscode` (its tasks and settings run programs when the folder
+ * is opened), whatever the service lists. `raw` is the path as sent, for the message.
+ */
+export function restoreRefusal(raw: string, segments: readonly string[], t: Translate = english): string | undefined {
+  // Every segment but the file's own name is a folder; the file may be one too (`a/.git`).
+  for (const seg of segments) {
+    const folder = protectedFolder(seg);
+    if (folder) {
+      return t(
+        'The revision path {0} leads into {1} ({2}), whose files can run programs (Git hooks and settings, VS Code tasks and settings), so it is not restored. Open the revision to read it, and copy what you need by hand.',
+        quotePath(raw),
+        folder,
+        quotePath(seg),
+      );
+    }
+  }
+  return undefined;
+}
+
+/**
  * Joins checked segments to a folder path (`/`-separated, as in a URI path) and checks the
  * result is strictly inside the folder — a second line of defence after `safeSegments`.
  */

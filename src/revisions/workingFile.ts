@@ -11,8 +11,9 @@ import { notDone, type Outcome } from './outcome';
 
 /**
  * The working file of a revision: asks for the site's folder once, then joins the path safely.
- * A path that could leave the folder (or a symbolic link inside it that leads out) is refused
- * with a message naming the path; a folder not chosen is `cancelled`.
+ * A path that could leave the folder (or a symbolic link inside it that leads out), and for a
+ * restore a path into `.git` or `.vscode`, is refused with a message naming the path; a folder
+ * not chosen is `cancelled`.
  */
 export async function workingFileOf(mapping: FolderMapping, log: Log, ref: RevisionRef, purpose: 'compare' | 'restore'): Promise<{ uri: vscode.Uri; folder: vscode.Uri } | Outcome> {
   const name = displayText(ref.site.name);
@@ -22,7 +23,7 @@ export async function workingFileOf(mapping: FolderMapping, log: Log, ref: Revis
       : vscode.l10n.t('Choose the local folder of “{0}” to restore the revision into its working file.', name);
   const folder = await mapping.ensure(ref.site, ask);
   if (!folder) return notDone('cancelled');
-  const w = FolderMapping.resolveWorkingFile(folder, ref.path);
+  const w = purpose === 'restore' ? FolderMapping.resolveRestoreTarget(folder, ref.path) : FolderMapping.resolveWorkingFile(folder, ref.path);
   if (!w.ok) {
     log.warn(`Refused a revision path: ${w.reason}`);
     alert(plain(w.reason));

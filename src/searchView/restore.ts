@@ -1,8 +1,9 @@
 // "Restore Checked…" of both views: the checked files, each to one revision, in ONE undoable
 // WorkspaceEdit into the site's mapped folder, after ONE confirmation that lists them. Files
 // that no longer exist locally are created. The safety is the single restore's
-// (src/revisions: FolderMapping.resolveWorkingFile — safe path segments, strictly inside the
-// folder, no symbolic link leading out): a path it refuses is listed as not restored.
+// (src/revisions: FolderMapping.resolveRestoreTarget — safe path segments, strictly inside the
+// folder, no symbolic link leading out, nothing into .git or .vscode): a path it refuses is
+// listed as not restored.
 import * as vscode from 'vscode';
 import type { Site } from '../api/types';
 import type { Log } from '../log';
@@ -67,7 +68,7 @@ export async function restoreMany(targets: RestoreTarget[], revisions: Revisions
   const planned: Planned[] = [];
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading the revisions to restore') }, async () => {
     for (const t of targets) {
-      const w = FolderMapping.resolveWorkingFile(folders.get(t.site.id)!, t.path);
+      const w = FolderMapping.resolveRestoreTarget(folders.get(t.site.id)!, t.path);
       if (!w.ok) {
         log.warn(`Restore Checked refused a revision path: ${w.reason}`);
         outcome.refused.push({ path: t.path, reason: w.reason });

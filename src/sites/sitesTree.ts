@@ -147,8 +147,15 @@ export class SitesTreeProvider extends Disposable implements vscode.TreeDataProv
     this._onDidChangeTreeData.fire(node);
   }
 
+  /** Draws a row expanded when it was expanded before (set by the revisions feature: ExpandedRows). */
+  private restore: (item: vscode.TreeItem) => vscode.TreeItem = (item) => item;
+  restoreExpansion(fn: (item: vscode.TreeItem) => vscode.TreeItem): void {
+    this.restore = fn;
+  }
+
   getTreeItem(node: TreeNode): vscode.TreeItem | Promise<vscode.TreeItem> {
-    return node.getTreeItem();
+    const item = node.getTreeItem();
+    return item instanceof Promise ? item.then(this.restore) : this.restore(item);
   }
 
   getParent(node: TreeNode): TreeNode | undefined {

@@ -15,7 +15,20 @@ export interface Described {
   next: NextStep[];
 }
 
+/**
+ * A failure whose message says all there is to say, with Retry as its next step: what cannot be
+ * had while the service cannot be reached (a revision that is not cached), instead of the
+ * transport's error.
+ */
+export class UnavailableOffline extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UnavailableOffline';
+  }
+}
+
 export function describeError(e: unknown): Described {
+  if (e instanceof UnavailableOffline) return { kind: 'offline', message: e.message, next: ['retry'] };
   if (!isApiError(e)) {
     return { kind: 'other', message: e instanceof Error ? e.message : String(e), next: ['log'] };
   }

@@ -218,6 +218,9 @@ export async function killTree(rootPid: number, graceMs = 4000): Promise<string[
   return targets.map((p) => `${p.pid} ${p.cmd.slice(0, 120)}`);
 }
 
+/** A signal this soon after the first is a copy of it (see installSignalHandlers). */
+const REPEAT_MS = 1000;
+
 /** Runs clean-up steps once (last registered first), on normal exit and on SIGINT/SIGTERM/SIGHUP. */
 export class Cleanup {
   private readonly steps: { label: string; fn: () => Promise<void> | void }[] = [];
@@ -251,13 +254,17 @@ export class Cleanup {
   }
 
   installSignalHandlers(): void {
-    let signalled = false;
+    let first: number | undefined;
     const onSignal = (sig: NodeJS.Signals): void => {
-      if (signalled) {
+      if (first !== undefined) {
+        // A terminal's Ctrl+C reaches every process of the group, and the wrappers (npm,
+        // scripts/task.mjs) pass it on too: its copies arrive within moments. A signal later
+        // than that is someone insisting.
+        if (Date.now() - first < REPEAT_MS) return;
         log(`${sig} again: exiting now`);
         process.exit(130);
       }
-      signalled = true;
+      first = Date.now();
       log(`${sig}: stopping everything this script started…`);
       const code = sig === 'SIGINT' ? 130 : sig === 'SIGTERM' ? 143 : 129;
       const timer = setTimeout(() => process.exit(code), 15000);

@@ -167,6 +167,19 @@ async function main(): Promise<number> {
     });
     if (opened || typed || cacheWritten) {
       await w.reloadWindow();
+      if (opened) {
+        await check('after a reload the Sites view draws the site and the file expanded before it, with the revisions under them, without a click', async () => {
+          await w.openActivity('Site Revisions');
+          // Nothing is clicked in the tree: the rows are drawn as they were left.
+          const expanded = async (row: RegExp) => (await w.waitForRow(row)).getAttribute('aria-expanded');
+          const seen = await until(
+            'the expanded rows',
+            async () => ({ site: await expanded(/^Acme Corporate/), file: await expanded(/^index\.php/), revisions: await page.locator('.part.sidebar .monaco-list-row', { hasText: /ago/ }).count() }),
+            (s) => s.site === 'true' && s.file === 'true' && s.revisions > 0,
+          );
+          log(`after the reload: ${JSON.stringify(seen)}`);
+        });
+      }
       await check('after a reload the diff is restored: both revisions drawn, no error', async () => {
         // The diff's title (its description, the two sides' names, may be shortened after a restore).
         const diffTitle = diff.slice(0, diff.indexOf(')', diff.indexOf('↔')) + 1);

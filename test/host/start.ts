@@ -1,11 +1,13 @@
 // `npm start`: the local service with demo data (kept in .service-data/service.json) and VS Code
 // with this extension loaded, pointed at the service and signed in as the demo user.
 //
-//   node out/test/host/start.js [--port N] [--web] [--keep]
+//   node out/test/host/start.js [--port N] [--web] [--keep] [--data FILE]
 //
 // With desktop `code` on PATH (and no --web): `code --extensionDevelopmentPath=<repo>` in a
 // throwaway profile. Otherwise code-server on http://127.0.0.1:<port> (default 8080, or a free
-// one when taken): open the printed URL in a browser. Ctrl+C stops everything started here.
+// one when taken): open the printed URL in a browser. Ctrl+C stops everything started here, and
+// so do SIGTERM and SIGHUP (test/unit/signals.test.ts). --data: the service's data file (default
+// .service-data/service.json, seeded with the demo data when missing).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,7 +18,7 @@ import { startDemo, writeAutoSignIn } from './demo';
 import { ensureAll } from './install';
 import { writeWorkspace } from './workspace';
 
-const serviceDataFile = path.join(repoRoot, '.service-data', 'service.json');
+let serviceDataFile = path.join(repoRoot, '.service-data', 'service.json');
 const SERVICE_PORT = 8787;
 
 function codeOnPath(): string | undefined {
@@ -105,9 +107,11 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       web: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      data: { type: 'string' },
     },
     strict: true,
   });
+  if (values.data) serviceDataFile = path.resolve(values.data);
   const port = values.port ? Number(values.port) : undefined;
   if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new Error(`bad --port ${values.port}`);
   if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: bundle first (node esbuild.mjs)');

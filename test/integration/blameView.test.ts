@@ -166,6 +166,26 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     await s.moveMouseAway();
   });
 
+  it('blame hover: a revision date that is not a date is shown as text — a link, an address or a command link in it is inert; the hover’s commands are its only links', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    // Two revisions whose dates cannot be read (the newer by id, the only order left): the
+    // second line is the newer one's, so its hover shows that date where a date would be.
+    const junk = (n: number) => `https://example.com/${n} www.example.org [x](command:siteRevisions.openRevision) <b>${n}</b>`;
+    await control(url, 'add-revision', { siteId: acmeId, path: 'hover-date.php', content: 'first line\n', author: 'a@example.com', date: junk(1) });
+    await control(url, 'add-revision', { siteId: acmeId, path: 'hover-date.php', content: 'first line\nsecond line\n', author: 'b@example.com', date: junk(2) });
+    await vscode.commands.executeCommand('siteRevisions.refresh');
+    const file = write('hover-date.php', 'first line\nsecond line\n');
+    await open(file);
+    assert.equal(await vscode.commands.executeCommand('siteRevisions.toggleBlame'), 'on');
+    await s.moveMouseAway();
+    await s.hover({ selector: '.part.editor .view-line span[class^="mtk"]:visible', hasText: 'second' });
+    const hover = (await s.until(async () => (await s.texts({ selector: '.monaco-hover' })).map((x) => x.replace(/\u00a0/g, ' ')), (t) => t.some((x) => x.includes('b@example.com')), 'the blame hover')).find((x) => x.includes('b@example.com'))!;
+    assert.ok(hover.includes(junk(2)), `the date as sent, as text: ${hover}`);
+    assert.deepEqual((await s.texts({ selector: '.monaco-hover a:visible' })).map((x) => x.trim()), ['Compare with This Revision', 'Compare with Its Previous Revision', 'Open Revision']);
+    await s.moveMouseAway();
+  });
+
   it('blame: editing re-attributes without a request; a newer revision on the service is picked up on refresh', async function () {
     const s = screenOrSkip(this);
     await closeAll();
@@ -277,5 +297,56 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     await vscode.commands.executeCommand('notifications.showList');
     await s.until(() => s.notifications(), (n) => n.some((x) => x.includes('“Bakery API” has no revisions of index.php.')), 'the message');
     await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
+  it('a folder also mapped to a site the account no longer lists: blame, the gutter and the alert use the site that lists the file; the stale mapping is offered to be forgotten on screen, and Forget Mapping removes it', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await cfg().update('newerRevisionAlert.throttleMinutes', 0, vscode.ConfigurationTarget.Global);
+    // A second site mapped to the same folder, then deleted on the service (from another
+    // computer, or unshared by its owner): the extension is not told.
+    const { siteId: goneId } = await api.session.call((c) => c.createSite({ name: 'Gone Site', server_type: 'FTP', domain: 'gone.example' }));
+    await api.revisions.folders.set(goneId, dir);
+    await api.session.call((c) => c.deleteSite(goneId));
+    api.model.refresh();
+    assert.ok(!(await api.model.all()).some((x) => x.id === goneId), 'the account does not list it');
+    try {
+      // (Earlier tests added revisions: the newest as the service lists it now.)
+      const newest = (await serviceRevisions(acmeId, 'index.php')).at(-1)!;
+      const file = write('index.php', `${newest.content}// added locally\n`);
+      const editor = await open(file);
+      // (An earlier test's document of this file may lag behind the disk for a moment.)
+      await waitFor(() => editor.document.getText().includes('// added locally'), { message: 'the document as written' });
+      // Blame: on, drawn.
+      assert.equal(await vscode.commands.executeCommand('siteRevisions.toggleBlame'), 'on');
+      const at = lineOf(editor.document, '// added locally');
+      editor.selection = new vscode.Selection(at, 0, at, 0);
+      await s.until(() => drawnLines(s, 'not in any revision (local change)'), (t) => t.length === 1, 'the blame annotation');
+      // The gutter: the added line, against Acme's newest revision.
+      const original = await (await api.blame()).quickDiff.original(dir, file);
+      assert.equal(parseRevisionUri(original!)?.revisionId, newest.id);
+      await s.until(() => s.count({ selector: '.part.editor .margin-view-overlays [class*="dirty-diff-added"]' }), (n) => n >= 1, 'an added line in the gutter');
+      // The alert: a newer revision that differs, on Acme.
+      const app = (await serviceRevisions(acmeId, 'js/app.js')).at(-1)!;
+      const appFile = write('js/app.js', app.content);
+      const mtime = new Date(Date.now() - 600_000);
+      fs.utimesSync(appFile.fsPath, mtime, mtime);
+      await control(url, 'add-revision', { siteId: acmeId, path: 'js/app.js', content: `${app.content}// changed by a colleague\n`, author: 'colleague@example.com' });
+      assert.equal(await (await api.blame()).alert.check(appFile), 'alert');
+      // The offer to forget the stale mapping, once, naming the folder; Forget Mapping removes it.
+      await vscode.commands.executeCommand('notifications.showList');
+      const offers = await s.until(() => s.notifications(), (n) => n.some((x) => x.includes('is mapped to a site that your account no longer lists')), 'the offer to forget the mapping');
+      const offer = offers.filter((x) => x.includes('no longer lists'));
+      assert.equal(offer.length, 1, offer.join(' | '));
+      assert.ok(offer[0]!.includes(dir.fsPath) && offer[0]!.includes(`site ${goneId}`), offer[0]);
+      await s.click({ selector: '.notifications-center .notification-list-item .monaco-button', hasText: 'Forget Mapping' });
+      await waitFor(() => api.revisions.folders.get(goneId) === undefined, { message: 'the stale mapping forgotten' });
+      assert.equal(api.revisions.folders.get(acmeId)?.toString(), dir.toString(), 'the other mapping is kept');
+    } finally {
+      await api.revisions.folders.set(goneId, undefined);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await closeAll();
+    }
   });
 });

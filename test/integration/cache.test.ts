@@ -171,6 +171,29 @@ describe('Disk cache, offline and cancellation', function () {
     }
   });
 
+  it('offline: Open Revision of a revision that is not cached says on screen that it is not available offline (not the transport’s error); Retry opens it once the service answers', async function () {
+    const s = screenOrSkip(this);
+    await fromScratch();
+    const revs = await revisionsOf(await fileOf(await acmeOf(), 'index.php'));
+    const rev = revs[1]!;
+    await settled(api.scheduler, url);
+    await control(url, 'config', { down: true });
+    await s.clearNotifications();
+    const out = (await vscode.commands.executeCommand('siteRevisions.openRevision', rev)) as Outcome;
+    assert.equal(out.done, false);
+    await vscode.commands.executeCommand('notifications.showList');
+    const shown = await s.until(() => s.notifications(), (n) => n.some((x) => x.includes('not available offline')), 'the message');
+    const said = shown.find((x) => x.includes('not available offline'))!;
+    assert.match(said, new RegExp(`^Open Revision: Revision ${rev.ref.item.id} of index\\.php is not available offline: the service cannot be reached, and this revision is not cached on this computer\\. It opens once the service can be reached again\\.`), said);
+    assert.doesNotMatch(shown.join('\n'), /ECONNREFUSED|could not connect|Get Revision/);
+    // Back: its Retry opens the revision.
+    await control(url, 'config', { down: false });
+    await s.click({ selector: '.notifications-center .notification-list-item .monaco-button', hasText: 'Retry' });
+    const uri = api.revisions.revisionDocumentUri(rev.ref).toString();
+    await waitFor(() => vscode.window.activeTextEditor?.document.uri.toString() === uri, { message: 'the revision opened by Retry' });
+    await s.until(() => s.tabTitles(), (t) => t.some((x) => x.startsWith('index.php (')), 'its tab on screen');
+  });
+
   it('closing a revision tab that is still loading aborts its request; a second waiter keeps it', async () => {
     await fromScratch();
     const revs = await revisionsOf(await fileOf(await acmeOf(), 'index.php'));

@@ -342,6 +342,51 @@ describe('History Search and Site Changes', function () {
     await s.until(() => s.rows('History Search'), (r) => /Cancelled after \d+ \/ \d+ files/.test(r[0] ?? ''), 'the cancelled search on screen');
   });
 
+  it('Restore refuses paths into .git or .vscode (any case, 8.3 short names), one or checked, with a message naming the path; nothing is written', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    // Files the service lists whose restore would run a program: a Git hook, a Git config
+    // (core.fsmonitor), a VS Code task.
+    const hostile = ['.GIT/hooks/pre-commit', 'GIT~1/config', '.vscode/tasks.json'];
+    for (const path of hostile) await control(url, 'add-revision', { siteId: marketing.id, path, content: '#!/bin/sh\necho owned\n', author: 'mallory@example.com' });
+    const Outcome = (o: unknown) => o as { done: boolean; reason?: string };
+    // Were a confirmation asked (it must not be: a refusal comes first), it would be accepted.
+    const confirmStub = stubWindow('showWarningMessage', (async (_m: string, _o: vscode.MessageOptions, button: string) => button) as never);
+    try {
+      api.model.refresh();
+      // Restore Revision…, one at a time: refused, an error naming the path on screen.
+      for (const path of hostile) {
+        const newest = (await listed(path))[0]!;
+        const out = Outcome(await vscode.commands.executeCommand('siteRevisions.restoreRevision', { siteId: marketing.id, revisionId: newest.item.id, path }));
+        assert.deepEqual([out.done, out.reason], [false, 'refused'], path);
+      }
+      // Restore Checked: the three checked in Site Changes, none restored, said so.
+      const run = (await vscode.commands.executeCommand('siteRevisions.siteChanges', { site: marketing }, { period: { kind: 'today' } })) as ChangesRun;
+      assert.equal(run.state, 'done');
+      const { changes } = (await api.history()).searchViews;
+      for (const path of hostile) changes.checked.set(path, true);
+      assert.deepEqual(changes.checkedFiles().map((f) => f.path).sort(), [...hostile].sort());
+      const out = (await vscode.commands.executeCommand('siteRevisions.restoreCheckedChanges')) as RestoreOutcome;
+      assert.deepEqual(out.refused.map((r) => r.path).sort(), [...hostile].sort());
+      assert.equal(out.restored.length, 0);
+      await vscode.commands.executeCommand('notifications.showList');
+      const shown = await s.until(
+        () => s.notifications(),
+        (n) => hostile.every((p) => n.filter((x) => x.includes(JSON.stringify(p))).length >= 2) && n.some((x) => x.startsWith('None of the checked files can be restored')),
+        'the refusals on screen, each naming its path',
+      );
+      for (const p of hostile) assert.ok(shown.some((x) => x.includes(JSON.stringify(p)) && /leads into \.(git|vscode)/.test(x)), `${p}: ${shown.join(' | ')}`);
+      for (const p of hostile) assert.equal(fs.existsSync(vscode.Uri.joinPath(localDir, p).fsPath), false, `${p} written`);
+      assert.ok(!vscode.workspace.textDocuments.some((d) => d.getText().includes('echo owned')), 'nothing restored into a document');
+    } finally {
+      confirmStub();
+      await s.clearNotifications();
+      await vscode.commands.executeCommand('siteRevisions.clearSiteChanges');
+      await control(url, 'reseed');
+      api.model.refresh();
+    }
+  });
+
   it('signing out empties both views (nothing found for the account shows after it)', async function () {
     const s = screenOrSkip(this);
     await vscode.commands.executeCommand('siteRevisions.siteChanges', { site: marketing }, { period: { kind: 'today' } });

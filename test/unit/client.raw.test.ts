@@ -439,6 +439,29 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
       assert.equal(server.requests.length, 9, 'success:false is never retried');
     });
 
+    it('a password field spelled with JSON escapes ("ftp\\u005fpass") stays out of the excerpt of a 2xx or non-2xx body; the rest shows', async () => {
+      const c = client({ retries: 0 });
+      // Raw JSON text: the escapes are what the service sent.
+      const body = (extra: string) => `{${extra}"ftp\\u005fpass":"hunter2-secret","site":{"db\\u005Fpassword":"s3cr3t-db","n\\u0061me":"Acme"},"api\\u005fkey":"k-123456"}`;
+      const write = () => rejectsWith(c.createSite({ name: 'a' }), InvalidReplyError);
+      const read = () => rejectsWith(c.getSites(), HttpStatusError);
+      const cases: [RawResponse, () => Promise<Error>][] = [
+        [{ body: body('"success":"maybe",'), headers: { 'content-type': 'application/json' } }, write],
+        [{ body: body(''), headers: { 'content-type': 'application/json' } }, write],
+        [{ status: 500, body: body(''), headers: { 'content-type': 'application/json' } }, read],
+        // Not JSON (cut off): the raw text, read with its escapes decoded.
+        [{ status: 502, body: body('').slice(0, -12), headers: { 'content-type': 'application/json' } }, read],
+      ];
+      for (const [reply, call] of cases) {
+        server.setHandler(reply);
+        const e = await call();
+        for (const secret of ['hunter2-secret', 's3cr3t-db', 'k-123456']) {
+          assert.ok(!e.message.includes(secret), `${secret} in ${JSON.stringify(e.message)}`);
+        }
+        assert.match(e.message, /Acme/, "the other fields show");
+      }
+    });
+
     it('HTTP 401 (any body) → AuthError', async () => {
       const c = client();
       server.setHandler({ status: 401, body: 'nope', headers: { 'content-type': 'text/plain' } });

@@ -1,7 +1,7 @@
 // Pure helpers of the service client: excerpts, redaction, Retry-After, auth messages, URLs.
 import * as assert from 'node:assert/strict';
 import { AUTH_MESSAGE, isLoopbackHost, parseRetryAfter, parseServiceUrl, requireServiceUrl } from '../../src/api';
-import { excerpt } from '../../src/api/validate';
+import { bodyExcerpt, excerpt } from '../../src/api/validate';
 import { makeRedactor } from '../../src/util/redact';
 
 describe('service client helpers', () => {
@@ -11,6 +11,14 @@ describe('service client helpers', () => {
     assert.ok(long.length <= 121 && long.endsWith('…'));
     assert.equal(excerpt('{"ftp_pass":"hunter2","db_password":"p\\"w","name":"n"}'), '{"ftp_pass":***,"db_password":***,"name":"n"}');
     assert.equal(excerpt('login=1&email=a%40b&password=top-secret&x=1'), 'login=1&email=a%40b&password=***&x=1');
+  });
+
+  it('bodyExcerpt: a JSON body from its value, secret fields left out whatever their spelling; other text as excerpt does', () => {
+    const raw = '{"sites":[{"id":1,"ftp\\u005fpass":"pw-1","Password":"pw-2","apiKey":"pw-3","x":{"auth_token":"pw-4","ok":true}}],"error":"e"}';
+    assert.equal(bodyExcerpt(raw), '{"sites":[{"id":1,"x":{"ok":true}}],"error":"e"}');
+    assert.equal(bodyExcerpt('\uFEFF{"db\\u005Fpassword":"pw"}'), '{}');
+    assert.equal(bodyExcerpt('{"ftp\\u005fpass":"pw-1","a'), '{"ftp_pass":***,"a', 'not JSON: the escapes are read, the field hidden');
+    assert.equal(bodyExcerpt('<b>x</b>'), excerpt('<b>x</b>'));
   });
 
   it('makeRedactor hides secrets raw, URL-encoded, form-encoded and JSON-escaped', () => {

@@ -1,7 +1,7 @@
 // Unit tests of joining revision paths to the mapped local folder (src/revisions/safePath.ts).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { isInside, joinInside, relativeSegments, safeSegments } from '../../src/revisions/safePath';
+import { isInside, joinInside, protectedFolder, relativeSegments, restoreRefusal, safeSegments } from '../../src/revisions/safePath';
 
 function refused(raw: string): string {
   const r = safeSegments(raw);
@@ -53,6 +53,32 @@ describe('revisions: safe joining of revision paths', () => {
     refused('a/b?c');
     refused('a/b*c');
     refused('a/<b>');
+  });
+
+  it('a restore refuses paths into .git or .vscode in any spelling a file system reads as them, naming the path', () => {
+    const refusal = (raw: string) => {
+      const s = safeSegments(raw);
+      assert.ok(s.ok, raw);
+      return restoreRefusal(raw, s.segments);
+    };
+    const gitPaths = ['.git/config', '.GIT/hooks/pre-commit', '.Git/HEAD', 'GIT~1/config', 'git~2/hooks/post-checkout', 'sub/.git/config', 'a/b/.git', '.g\u200cit/config', '.gı\u200dt/config', '\ufeff.git/config'];
+    for (const raw of gitPaths) {
+      const why = refusal(raw);
+      assert.ok(why, `${JSON.stringify(raw)} must be refused`);
+      assert.ok(why.includes(JSON.stringify(raw)) && why.includes('.git'), why);
+    }
+    for (const raw of ['.vscode/tasks.json', '.VSCode/settings.json', 'VSCODE~1/settings.json', 'vscod~12/tasks.json', 'VSCO~123/x', 'pkg/.vſcode/launch.json']) {
+      assert.match(refusal(raw) ?? '', /\.vscode/, raw);
+    }
+    // Trailing dots and spaces, streams: refused before, by every path check.
+    for (const raw of ['.git./config', '.git /config', '.git::$INDEX_ALLOCATION/config', '.vscode./tasks.json']) assert.equal(safeSegments(raw).ok, false, raw);
+    // Names that only look alike are files like any other.
+    for (const raw of ['git/config', '.gitignore', '.github/workflows/ci.yml', 'my.git/x', 'vscode/x', '.vscodeignore', 'GIT~/x', 'GIT~1a/x', 'docs/.git-blame-ignore-revs']) {
+      assert.equal(refusal(raw), undefined, raw);
+    }
+    assert.equal(protectedFolder('.GIT'), '.git');
+    assert.equal(protectedFolder('VSCODE~1'), '.vscode');
+    assert.equal(protectedFolder('index.php'), undefined);
   });
 
   it('joinInside and isInside never let a path out of the folder', () => {
