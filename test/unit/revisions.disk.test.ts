@@ -235,80 +235,53 @@ describe('revisions: store with the disk cache (local service)', function () {
       await fetch(`${service.url}/__control/reseed`, { method: 'POST' });
     }
   });
-});
 
-describe('revisions: one file’s history in memory is bounded in bytes (allContents, local service)', function () {
-  this.timeout(60_000);
-  let service: RunningService;
-  let client: SiteRevisionClient;
-  let siteId: string;
   /** UTF-8 bytes of every revision's content, per file of Acme Corporate. */
-  const sizes = new Map<string, number>();
-  let root: string;
-  const disks: DiskStore[] = [];
-
-  before(async () => {
-    service = await startService({ quiet: true });
-    client = new SiteRevisionClient({ baseUrl: service.url, credentials: () => DEMO.user, timeoutMs: 10_000, retries: 0 });
-    siteId = (await client.getSites()).find((s) => s.name === 'Acme Corporate')!.id;
+  const historySizes = async (): Promise<Map<string, number>> => {
+    const sizes = new Map<string, number>();
     for (const f of await client.getRevisionFiles(siteId)) {
       const all = await client.getRevisions(siteId, f, { withContent: true });
       sizes.set(f, all.reduce((n, r) => n + Buffer.byteLength(r.content ?? ''), 0));
     }
-  });
-  beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-history-'));
-    service.resetStats();
-  });
-  afterEach(async () => {
-    for (const d of disks.splice(0)) await d.dispose();
-    fs.rmSync(root, { recursive: true, force: true });
-  });
-  after(async () => {
-    await client.dispose();
-    await service.close();
-  });
-
-  const store = (o: { cacheBytes: number; historyBytes?: number; disk: boolean }) => {
-    const disk = o.disk ? new DiskStore(root, { maxBytes: 64 * 1024 * 1024 }) : undefined;
-    if (disk) disks.push(disk);
-    return new RevisionStore((fn) => fn(client), o.cacheBytes, undefined, { disk: () => Promise.resolve(disk), ...(o.historyBytes !== undefined ? { historyBytes: o.historyBytes } : {}) });
+    return sizes;
   };
-  const file = 'index.php';
   const tooLarge = (bytes: RegExp) => (e: unknown) =>
     e instanceof HistoryTooLargeError && e.path === file && e.message.includes(`“${file}”`) && bytes.test(e.message) && /siteRevisions\.revisions\.cacheSizeMB/.test(e.message);
 
-  it('with the disk store: a history over the bound is refused with the file and its size, before any of it is read into memory', async () => {
-    const total = sizes.get(file)!;
+  it('one file’s history in memory is bounded: over the bound, allContents refuses it with the file and its size, before any of it is read into memory', async () => {
+    const total = (await historySizes()).get(file)!;
     assert.ok(total > 2048, `a history of some size (${total} bytes)`);
-    const s = store({ cacheBytes: 16 * 1024 * 1024, historyBytes: total - 1, disk: true });
-    await assert.rejects(s.allContents(siteId, file), tooLarge(new RegExp(`${(total / 1024).toFixed(1)} KB of revisions, over the ${((total - 1) / 1024).toFixed(1)} KB allowed`)));
-    assert.equal(s.cache.bytes, 0, 'no content of it in memory');
+    const { store } = open({ cacheBytes: 16 * 1024 * 1024, historyBytes: total - 1 });
+    await assert.rejects(store.allContents(siteId, file), tooLarge(new RegExp(`${(total / 1024).toFixed(1)} KB of revisions, over the ${((total - 1) / 1024).toFixed(1)} KB allowed`)));
+    assert.equal(store.cache.bytes, 0, 'no content of it in memory');
     // At the bound it is read (from the disk, where the refused call left it: no request).
     const count = (await client.getRevisions(siteId, file)).length;
     service.resetStats();
-    const fits = store({ cacheBytes: 16 * 1024 * 1024, historyBytes: total, disk: true });
-    assert.equal((await fits.allContents(siteId, file)).length, count);
+    const fits = open({ cacheBytes: 16 * 1024 * 1024, historyBytes: total });
+    assert.equal((await fits.store.allContents(siteId, file)).length, count);
     assert.equal(service.count(), 0);
   });
 
-  it('without the disk store: the one reply is cut off at the bound and refused; the bound is the content cache’s size unless given', async () => {
-    const total = sizes.get(file)!;
-    const s = store({ cacheBytes: total - 1, disk: false });
-    await assert.rejects(s.allContents(siteId, file), tooLarge(/more than .* of revisions/));
-    assert.equal(s.peekRevisions(siteId, file), undefined);
-    assert.ok((await store({ cacheBytes: total * 4, disk: false }).allContents(siteId, file)).every((r) => typeof r.content === 'string'));
+  it('without the disk store, the one reply is cut off at the bound and refused; the bound is the content cache’s size unless given', async () => {
+    const total = (await historySizes()).get(file)!;
+    const { store } = open({ cacheBytes: total - 1, disk: () => Promise.resolve(undefined) });
+    await assert.rejects(store.allContents(siteId, file), tooLarge(/more than .* of revisions/));
+    assert.equal(store.peekRevisions(siteId, file), undefined);
+    const roomy = open({ cacheBytes: total * 4, disk: () => Promise.resolve(undefined) });
+    assert.ok((await roomy.store.allContents(siteId, file)).every((r) => typeof r.content === 'string'));
   });
 
   it('History Search counts a file too large to hold as one it could not read, and goes on with the others', async () => {
+    const sizes = await historySizes();
     const bound = [...sizes.values()].sort((a, b) => a - b)[Math.floor(sizes.size / 2)]!;
     const over = [...sizes].filter(([, n]) => n > bound).map(([f]) => f).sort();
     assert.ok(over.length > 0 && over.length < sizes.size, `some files over ${bound} bytes, not all`);
-    const summary = await searchHistory({ scope: { siteId }, source: revisionStoreSource(store({ cacheBytes: 16 * 1024 * 1024, historyBytes: bound, disk: true })), query: { pattern: 'php' } });
+    const summary = await searchHistory({ scope: { siteId }, source: revisionStoreSource(open({ cacheBytes: 16 * 1024 * 1024, historyBytes: bound }).store), query: { pattern: 'php' } });
     assert.equal(summary.cancelled, false);
     assert.equal(summary.done, sizes.size, 'every file done');
     assert.deepEqual(summary.failures.map((f) => f.path).sort(), over);
     assert.ok(summary.failures.every((f) => f.error instanceof HistoryTooLargeError));
-    assert.equal(summary.revisions, (await Promise.all([...sizes].filter(([, n]) => n <= bound).map(async ([f]) => (await client.getRevisions(siteId, f)).length))).reduce((a, b) => a + b, 0), 'the others searched');
+    const searched = await Promise.all([...sizes].filter(([, n]) => n <= bound).map(async ([f]) => (await client.getRevisions(siteId, f)).length));
+    assert.equal(summary.revisions, searched.reduce((a, b) => a + b, 0), 'the others searched');
   });
 });
