@@ -74,6 +74,10 @@ export class Session extends Disposable {
   private _client: SiteRevisionClient | undefined;
   /** The "sign in again" message while it is on screen (one per expiry, not one per request). */
   private reauthPrompt: Thenable<unknown> | undefined;
+  /** This window's own sign-in or sign-out is changing the secrets (not another window). */
+  private changing = 0;
+  /** Following the other windows' changes of the secrets, one after another. */
+  private following: Promise<void> = Promise.resolve();
 
   /**
    * @param scheduler the extension's one request scheduler: every client this session makes
@@ -87,6 +91,16 @@ export class Session extends Disposable {
     super();
     this.own(this._onDidChange);
     this.own(this._onDidChangeOnline);
+    // SecretStorage is shared by every window: one that signs out (or in) changes it for all.
+    const secrets = context.secrets as Partial<vscode.SecretStorage> | undefined;
+    if (typeof secrets?.onDidChange === 'function') {
+      this.own(
+        secrets.onDidChange((e) => {
+          if (!e.key.startsWith(SECRET_PREFIX)) return;
+          this.following = this.following.then(() => this.followSecrets()).catch((err: unknown) => this.log.error('Following a change of the stored credentials failed:', err));
+        }),
+      );
+    }
   }
 
   /** Whether the last request found the service unreachable (no connection, no answer in time). */
@@ -135,6 +149,15 @@ export class Session extends Disposable {
    * Throws the client's typed error when the service refuses them.
    */
   async signIn(serviceUrl: string, creds: Credentials, token?: vscode.CancellationToken): Promise<void> {
+    this.changing++;
+    try {
+      await this.signInNow(serviceUrl, creds, token);
+    } finally {
+      this.changing--;
+    }
+  }
+
+  private async signInNow(serviceUrl: string, creds: Credentials, token?: vscode.CancellationToken): Promise<void> {
     const norm = normalizeServiceUrl(serviceUrl);
     if ('error' in norm) throw new Error(norm.error);
     const account: Account = { serviceUrl: norm.url, email: creds.email.trim() };
@@ -174,14 +197,56 @@ export class Session extends Disposable {
 
   /** Forgets every secret this extension stored and the remembered account. */
   async signOut(): Promise<void> {
-    await this.deleteSecrets([]);
-    await this.context.globalState.update(ACCOUNT_KEY, undefined);
-    await this.context.globalState.update(EXPIRED_KEY, undefined);
+    this.changing++;
+    try {
+      await this.deleteSecrets([]);
+      await this.context.globalState.update(ACCOUNT_KEY, undefined);
+      await this.context.globalState.update(EXPIRED_KEY, undefined);
+    } finally {
+      this.changing--;
+    }
+    this.signedOut('Signed out');
+  }
+
+  /** Signed out in this window: the client and the credentials out of memory. */
+  private signedOut(why: string): void {
     this.forgetClient();
     this._account = undefined;
     this._offlineSince = undefined;
-    this.log.info('Signed out');
+    this.log.info(why);
     this.setState('signedOut');
+  }
+
+  /**
+   * Another window changed this extension's secrets (a change made here is its own business).
+   * The password of this window's account is gone: signed out here too (the credentials out of
+   * memory; the account's disk cache is closed and deleted as for any sign-out). Other secrets of
+   * the same account (it signed in again there): they are used. Then, signed out here, an account
+   * remembered with its password (another window signed in as it) is used, as a reload would.
+   */
+  private async followSecrets(): Promise<void> {
+    if (this.changing) return;
+    const acc = this._account;
+    if (acc && this._state !== 'signedOut') {
+      const s = this.context.secrets;
+      const [password, apiKey] = await Promise.all([s.get(secretKey(acc.serviceUrl, acc.email, 'password')), s.get(secretKey(acc.serviceUrl, acc.email, 'apiKey'))]);
+      if (this.changing || this._account !== acc) return;
+      const held = this.credentials;
+      if (password && held?.password === password && (held.apiKey || undefined) === (apiKey || undefined)) return;
+      if (!password) {
+        this.signedOut('Signed out in another window');
+      } else {
+        this.use(acc, { email: acc.email, password, ...(apiKey ? { apiKey } : {}) });
+        this.log.info('Signed in again in another window: its credentials are used');
+        if (this.context.globalState.get<string>(EXPIRED_KEY) !== accountId(acc)) this.signedIn();
+        return;
+      }
+    }
+    const remembered = this.context.globalState.get<Account>(ACCOUNT_KEY);
+    if (!remembered || !(await this.context.secrets.get(secretKey(remembered.serviceUrl, remembered.email, 'password')))) return;
+    if (this.changing || this._state !== 'signedOut') return;
+    this.log.info('Signed in in another window: this window follows');
+    await this.restore();
   }
 
   /** Stores a secret and remembers its key (for deleteSecrets). */

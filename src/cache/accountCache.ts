@@ -18,6 +18,7 @@ import type { Log } from '../log';
 import { accountFolderName, DiskStore } from '../store';
 import { message, plain, showInfo, showWarning } from '../ui/messages';
 import { background } from '../util/background';
+import { mb } from '../util/bytes';
 
 interface Opened {
   key: string;
@@ -82,10 +83,11 @@ export class AccountCache implements vscode.Disposable {
     const previous = this.opened;
     this.opened = undefined;
     if (previous) {
-      // Signed out, or another account: the previous account's cache goes with it.
+      // Signed out, or another account: the previous account's cache goes with it, whatever
+      // happens to its last write (a full disk).
       this.chain = this.chain.then(async () => {
-        const s = await previous.store;
-        await s.dispose();
+        const s = await previous.store.catch(() => undefined);
+        if (s) await s.destroy();
         await fsp.rm(previous.folder, { recursive: true, force: true });
         this.log.info('The disk cache of the previous account was deleted.');
       }).catch((e: unknown) => this.log.warn(`The disk cache of the previous account could not be deleted (${(e as Error).message}).`));
@@ -145,11 +147,6 @@ export class AccountCache implements vscode.Disposable {
     const o = this.opened;
     if (o) background('Closing the disk cache', o.store.then((s) => s.dispose()));
   }
-}
-
-/** Bytes as MB with one decimal (KB below 1 MB). */
-export function mb(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** Bytes of the files below a folder (0 when it is not there). */

@@ -8,23 +8,54 @@
 // - a content is read from disk before it is requested, and stored there once fetched: a window
 //   reload reopens revisions with no request;
 // - a list (files, revisions) not in memory is shown from disk at once and refreshed behind, at
-//   `background` priority, at most once per list per refresh; `onDidUpdate` says when that
-//   brought something else. After invalidate() (the user's Refresh), lists are fetched first;
+//   `background` priority, with the signal of the read that showed it (a scan's refreshes end
+//   with the scan), at most once per list per refresh and MAX_BEHIND at once; one dropped (its
+//   action ended, or too many at once) is made at the next look. `onDidUpdate` says when a
+//   refresh brought something else. After invalidate() (the user's Refresh), lists are fetched first;
 // - when the service cannot be reached (`isOffline`), a list is shown from disk, marked
 //   `offline` with the time it was fetched;
 // - allContents() is the disk store's fetchAllContents (one Get Revisions with content, size-
-//   capped, per-revision fallback), read back through the memory LRU and the disk.
+//   capped, per-revision fallback), read back through the memory LRU and the disk; one file's
+//   history is held in memory only up to `historyBytes` (HistoryTooLargeError beyond).
 // Every read takes `{signal, priority}`. Identical concurrent reads are merged; each caller can
 // abort on its own, and the request is aborted when every caller has. A result that arrives
 // after a refresh is not cached. Lists in memory are bounded in bytes (`listBytes`).
+// Accounts: a read takes the account (clear() starts the next) and its disk store when it
+// starts; a reply or a disk read that arrives for an account that is no longer the current one
+// is stored nowhere (not in memory, not on any disk) and its caller gets a CancelledError.
 import { createHash } from 'node:crypto';
-import { CancelledError } from '../api/errors';
+import { CancelledError, InvalidReplyError } from '../api/errors';
 import type { ListIssues, ListReply, RequestPriority, Revision, RevisionSummary } from '../api/types';
 import { RequestScheduler } from '../scheduler';
 import { fetchAllContents, type DiskStore } from '../store';
 import { buildFolderModel, type FolderModel } from './folders';
 import { ByteLru } from './lru';
 import { sortNewestFirst, type Dated } from './ordering';
+import { mb } from '../util/bytes';
+
+/**
+ * One file's history is too large to be held in memory at once (allContents; History Search
+ * counts it as a file it could not read and goes on).
+ */
+export class HistoryTooLargeError extends Error {
+  /**
+   * @param bytes the history's contents (UTF-8), or with `atLeast` a lower bound of them (the
+   * service's reply was cut off at the bound)
+   * @param limit the bound (`siteRevisions.revisions.cacheSizeMB` unless given)
+   */
+  constructor(
+    readonly siteId: string,
+    readonly path: string,
+    readonly bytes: number,
+    readonly limit: number,
+    readonly atLeast = false,
+  ) {
+    super(
+      `The history of “${path}” (site ${siteId}) is too large to read at once: ${atLeast ? 'more than ' : ''}${mb(bytes)} of revisions, over the ${mb(limit)} allowed (the setting siteRevisions.revisions.cacheSizeMB).`,
+    );
+    this.name = 'HistoryTooLargeError';
+  }
+}
 
 /** How a read is made: cancellable, and at the user's or at background priority (the scheduler's). */
 export interface ReadOptions {
@@ -35,7 +66,7 @@ export interface ReadOptions {
 /** The three reads the store needs (the service client has them). */
 export interface RevisionSource {
   getRevisionFiles(siteId: string, o?: ReadOptions): Promise<ListReply<string>>;
-  getRevisions(siteId: string, file: string, o?: ReadOptions & { withContent?: boolean }): Promise<ListReply<RevisionSummary>>;
+  getRevisions(siteId: string, file: string, o?: ReadOptions & { withContent?: boolean; maxResponseBytes?: number }): Promise<ListReply<RevisionSummary>>;
   getRevision(siteId: string, revisionId: string, o?: ReadOptions): Promise<Revision>;
 }
 
@@ -82,6 +113,11 @@ export interface RevisionStoreOptions {
   onDidUpdate?: (u: ListUpdate) => void;
   /** Bytes (estimated) of the file and revision lists kept in memory; default 64 MiB. */
   listBytes?: number;
+  /**
+   * The most bytes (UTF-8) of one file's history that allContents() holds in memory at once;
+   * default: the content cache's bound (`revisions.cacheSizeMB`), read at each call.
+   */
+  historyBytes?: number;
 }
 
 export interface StoreLog {
@@ -121,6 +157,13 @@ const LARGE_SLOTS = 2;
 /** Most digests kept (about 100 bytes each): enough for every revision a person looks at. */
 const MAX_DIGESTS = 200_000;
 
+/**
+ * Refreshes behind outstanding at once (waiting or in flight). More are not queued (the list is
+ * refreshed at its next look): a scan over thousands of lists on disk must not fill the
+ * scheduler's background lane ahead of its own requests.
+ */
+export const MAX_BEHIND = 4;
+
 /** Estimated bytes of a folder model in memory (the Scale bench: about 200 bytes per path). */
 function modelBytes(m: FolderModel): number {
   return 1024 + m.files.length * 200;
@@ -132,6 +175,28 @@ function listBytes(l: RevisionList): number {
 }
 
 const sameStrings = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Whose a read is, taken when it starts: the account (clear() starts the next) and that account's disk store. */
+interface Owner {
+  readonly account: number;
+  readonly disk: Promise<DiskStore | undefined>;
+}
+
+/** What the two lists (a site's files, a file's revisions) need to be read the same way. */
+interface ListRead<T extends ListOrigin> {
+  /** The operation, for a CancelledError. */
+  what: string;
+  memory: ByteLru<string, T>;
+  /** Its key in `memory`. */
+  key: string;
+  /** Its key among the merged reads and the refreshes behind. */
+  id: string;
+  fromDisk(d: DiskStore): Promise<T | undefined>;
+  /** One request; the reply stored in the owner's disk store. */
+  fetch(owner: Owner, o: ReadOptions): Promise<T>;
+  update: ListUpdate;
+  same(a: T, b: T): boolean;
+}
 
 export class RevisionStore {
   /** Revision contents (UTF-8 bytes), bounded by `revisions.cacheSizeMB`. */
@@ -149,12 +214,16 @@ export class RevisionStore {
   /** Merges identical concurrent reads; each caller aborts on its own (the scheduler's share()). */
   private readonly merged = new RequestScheduler();
   private generation = 0;
-  /** Bumped by clear(): contents fetched for a previous account are not cached. */
+  /** Bumped by clear(): what was read for a previous account is stored nowhere. */
   private account = 0;
   /** After the user's Refresh: lists are fetched before they are shown (the disk only when offline). */
   private fetchFirst = false;
   /** Lists refreshed behind in this generation (at most one request per list per refresh). */
   private readonly behind = new Set<string>();
+  /** Refreshes behind outstanding now (bounded by MAX_BEHIND). */
+  private behindNow = 0;
+  /** Aborts the refreshes behind of this generation (a Refresh or another account drops them). */
+  private behindAbort = new AbortController();
   /** Requests sent by this store, per operation, and contents read from disk (for the log and tests). */
   readonly requests = { files: 0, revisions: 0, content: 0, fromDisk: 0 };
 
@@ -170,12 +239,35 @@ export class RevisionStore {
     this.lists = new ByteLru<string, RevisionList>(bound / 2, listBytes);
   }
 
+  /** Refreshes behind outstanding now (waiting for a slot or in flight); for tests and the log. */
+  get refreshingBehind(): number {
+    return this.behindNow;
+  }
+
   /** The disk store when there is one and it is usable. */
   private async disk(): Promise<DiskStore | undefined> {
     const d = await this.opts.disk?.().catch(() => undefined);
     if (!d) return undefined;
     await d.ready;
     return d.enabled ? d : undefined;
+  }
+
+  /** The account a read starts for, with its disk store (asked for now, not when the reply is in). */
+  private owner(): Owner {
+    return { account: this.account, disk: this.disk() };
+  }
+
+  /** Throws a CancelledError when the account changed since `owner` was taken: what was read belongs to no one now. */
+  private check(owner: Owner, what: string): void {
+    if (owner.account !== this.account) throw new CancelledError(what);
+  }
+
+  /** One service call for `owner`: its reply only when that account is still the current one. */
+  private async request<T>(owner: Owner, what: string, fn: (source: RevisionSource) => Promise<T>): Promise<T> {
+    this.check(owner, what);
+    const value = await this.call(fn);
+    this.check(owner, what);
+    return value;
   }
 
   private offline(e: unknown): boolean {
@@ -191,89 +283,111 @@ export class RevisionStore {
   }
 
   /**
-   * Shows the disk's copy of a list, or fetches it. From disk (not after a Refresh): at once, and
-   * refreshed behind. Fetched: stored on disk; when the service cannot be reached, the disk's copy
-   * marked offline instead.
+   * A list from memory, else the disk's copy or one request (merged with identical reads). A
+   * copy from disk (in memory or not) is refreshed behind, with the caller's signal.
    */
-  private async listed<T extends ListOrigin>(
-    key: string,
-    gen: number,
-    fromDisk: (d: DiskStore) => Promise<T | undefined>,
-    fetch: (o: ReadOptions) => Promise<T>,
-    o: ReadOptions,
-    keep: (value: T) => void,
-    update: ListUpdate,
-    same: (a: T, b: T) => boolean,
-  ): Promise<T> {
-    const d = await this.disk();
+  private list<T extends ListOrigin>(r: ListRead<T>, o: ReadOptions): Promise<T> {
+    const inMemory = r.memory.get(r.key);
+    if (inMemory) {
+      this.refreshBehind(r, inMemory, undefined, o.signal);
+      return Promise.resolve(inMemory);
+    }
+    const gen = this.generation;
+    const owner = this.owner();
+    const read = this.shared(`${r.id}:${gen}`, o, r.what, (so) => this.listed(r, gen, owner, so));
+    read.then(
+      (shown) => this.refreshBehind(r, shown, owner, o.signal),
+      () => undefined,
+    );
+    return read;
+  }
+
+  /**
+   * Shows the disk's copy of a list, or fetches it. From disk (not after a Refresh): at once.
+   * Fetched: stored on disk; when the service cannot be reached, the disk's copy marked offline
+   * instead.
+   */
+  private async listed<T extends ListOrigin>(r: ListRead<T>, gen: number, owner: Owner, o: ReadOptions): Promise<T> {
+    const d = await owner.disk;
     if (d && !this.fetchFirst) {
-      const cached = await fromDisk(d);
+      const cached = await r.fromDisk(d);
+      this.check(owner, r.what);
       if (cached && gen === this.generation) {
-        keep(cached);
-        this.refreshBehind(key, gen, () => fetch({ priority: 'background' }), (fresh) => {
-          keep(fresh);
-          if (!same(cached, fresh)) this.opts.onDidUpdate?.(update);
-        });
+        r.memory.set(r.key, cached);
         return cached;
       }
     }
     try {
-      const fresh = await fetch(o);
-      if (gen === this.generation) keep(fresh);
+      const fresh = await r.fetch(owner, o);
+      if (gen === this.generation) r.memory.set(r.key, fresh);
       return fresh;
     } catch (e) {
-      const cached = d && this.offline(e) && !o.signal?.aborted ? await fromDisk(d) : undefined;
+      const cached = d && this.offline(e) && !o.signal?.aborted ? await r.fromDisk(d) : undefined;
       if (!cached) throw e;
+      this.check(owner, r.what);
       cached.offline = true;
-      if (gen === this.generation) keep(cached);
+      if (gen === this.generation) r.memory.set(r.key, cached);
       return cached;
     }
   }
 
-  /** Fetches a list behind what is shown, once per refresh; its failure is logged, not shown. */
-  private refreshBehind<T>(key: string, gen: number, fetch: () => Promise<T>, done: (fresh: T) => void): void {
-    if (this.behind.has(key)) return;
-    this.behind.add(key);
-    fetch().then(
-      (fresh) => {
-        if (gen === this.generation) done(fresh);
-      },
-      (e: unknown) => this.log?.debug(`Revisions: refreshing a cached list failed (${(e as Error).message})`),
-    );
+  /**
+   * Fetches a list shown from disk behind it, once per refresh, with the signal of the read that
+   * showed it: a refresh whose action ended (a scan cancelled or over, a load aborted) is
+   * dropped, and so is every one of the previous generation; a dropped one, or one not started
+   * because MAX_BEHIND are outstanding, is made at the next look. Its failure is logged, not shown.
+   */
+  private refreshBehind<T extends ListOrigin>(r: ListRead<T>, shown: T, owner: Owner | undefined, signal: AbortSignal | undefined): void {
+    if (shown.fetchedAt === undefined || shown.offline || signal?.aborted || this.behind.has(r.id) || this.behindNow >= MAX_BEHIND) return;
+    if (owner && owner.account !== this.account) return;
+    const gen = this.generation;
+    this.behind.add(r.id);
+    this.behindNow++;
+    const stop = signal ? AbortSignal.any([signal, this.behindAbort.signal]) : this.behindAbort.signal;
+    r.fetch(owner ?? this.owner(), { priority: 'background', signal: stop })
+      .then(
+        (fresh) => {
+          if (gen !== this.generation) return;
+          r.memory.set(r.key, fresh);
+          if (!r.same(shown, fresh)) this.opts.onDidUpdate?.(r.update);
+        },
+        (e: unknown) => {
+          if (!stop.aborted) return this.log?.debug(`Revisions: refreshing a cached list failed (${(e as Error).message})`);
+          if (gen === this.generation) this.behind.delete(r.id); // dropped with its action: the next look refreshes it
+        },
+      )
+      .finally(() => this.behindNow--);
   }
 
   /** The files of a site as folders: from memory, the disk (refreshed behind) or one request. */
   siteFiles(siteId: string, o: ReadOptions = {}): Promise<SiteFiles> {
-    const cached = this.files.get(filesKey(siteId));
-    if (cached) return Promise.resolve(cached);
-    const gen = this.generation;
-    const keep = (m: SiteFiles) => this.files.set(filesKey(siteId), m);
-    return this.shared(`files:${gen}:${siteId}`, o, 'Get Revision Files', (so) =>
-      this.listed(
-        `files:${siteId}`,
-        gen,
-        async (d) => {
+    return this.list<SiteFiles>(
+      {
+        what: 'Get Revision Files',
+        memory: this.files,
+        key: filesKey(siteId),
+        id: `files:${siteId}`,
+        fromDisk: async (d) => {
           const hit = await d.peek({ kind: 'files', siteId });
           return hit ? { ...buildFolderModel(hit.value), fetchedAt: hit.fetchedAt } : undefined;
         },
-        (fo) => this.fetchFiles(siteId, fo),
-        so,
-        keep,
-        { kind: 'files', siteId },
-        (a, b) => a.skipped === b.skipped && sameStrings(a.files.map((f) => f.path), b.files.map((f) => f.path)),
-      ),
+        fetch: (owner, fo) => this.fetchFiles(siteId, owner, fo),
+        update: { kind: 'files', siteId },
+        same: (a, b) => a.skipped === b.skipped && sameStrings(a.files.map((f) => f.path), b.files.map((f) => f.path)),
+      },
+      o,
     );
   }
 
-  private async fetchFiles(siteId: string, o: ReadOptions): Promise<SiteFiles> {
+  private async fetchFiles(siteId: string, owner: Owner, o: ReadOptions): Promise<SiteFiles> {
     this.requests.files++;
     const t0 = Date.now();
-    const paths = await this.call((c) => c.getRevisionFiles(siteId, o));
+    const paths = await this.request(owner, 'Get Revision Files', (c) => c.getRevisionFiles(siteId, o));
     const built = buildFolderModel(paths);
     const model: FolderModel = paths.issues?.skipped ? { ...built, skipped: built.skipped + paths.issues.skipped } : built;
     if (paths.issues?.skipped) this.log?.warn(issuesText(`File paths of site ${siteId}`, paths.issues));
     this.log?.debug(`Revisions: ${model.files.length} files with revisions on site ${siteId} (${Date.now() - t0} ms)`);
-    await (await this.disk())?.put({ kind: 'files', siteId }, paths);
+    await (await owner.disk)?.put({ kind: 'files', siteId }, paths);
     return model;
   }
 
@@ -287,30 +401,28 @@ export class RevisionStore {
    */
   revisions(siteId: string, path: string, o: ReadOptions = {}): Promise<RevisionList> {
     const key = listKey(siteId, path);
-    const cached = this.lists.get(key);
-    if (cached) return Promise.resolve(cached);
-    const gen = this.generation;
-    const keep = (l: RevisionList) => this.lists.set(key, l);
-    return this.shared(`revs:${gen}:${key}`, o, 'Get Revisions', (so) =>
-      this.listed(
-        `revs:${key}`,
-        gen,
-        async (d) => {
+    const comparable = (l: RevisionList) => l.items.map((d) => `${d.item.id}\u0000${d.item.date}\u0000${d.item.author}`);
+    return this.list<RevisionList>(
+      {
+        what: 'Get Revisions',
+        memory: this.lists,
+        key,
+        id: `revs:${key}`,
+        fromDisk: async (d) => {
           const hit = await d.peek({ kind: 'revisions', siteId, path });
           return hit ? { siteId, path, items: sortNewestFirst(hit.value), fetchedAt: hit.fetchedAt } : undefined;
         },
-        (fo) => this.fetchRevisions(siteId, path, gen, fo),
-        so,
-        keep,
-        { kind: 'revisions', siteId, path },
-        (a, b) => sameStrings(a.items.map((d) => `${d.item.id}\u0000${d.item.date}\u0000${d.item.author}`), b.items.map((d) => `${d.item.id}\u0000${d.item.date}\u0000${d.item.author}`)),
-      ),
+        fetch: (owner, fo) => this.fetchRevisions(siteId, path, owner, fo),
+        update: { kind: 'revisions', siteId, path },
+        same: (a, b) => sameStrings(comparable(a), comparable(b)),
+      },
+      o,
     );
   }
 
-  private async fetchRevisions(siteId: string, path: string, gen: number, o: ReadOptions): Promise<RevisionList> {
+  private async fetchRevisions(siteId: string, path: string, owner: Owner, o: ReadOptions): Promise<RevisionList> {
     this.requests.revisions++;
-    const raw = await this.call((c) => c.getRevisions(siteId, path, o));
+    const raw = await this.request(owner, 'Get Revisions', (c) => c.getRevisions(siteId, path, o));
     const seen = new Set<string>();
     const items: RevisionItem[] = [];
     let withContent = 0;
@@ -319,14 +431,14 @@ export class RevisionStore {
       seen.add(r.id);
       if (typeof r.content === 'string') {
         withContent++;
-        if (gen === this.generation) this.putContent(siteId, r.id, r.content);
+        this.putContent(siteId, r.id, r.content);
       }
       items.push({ id: r.id, date: r.date, author: r.author });
     }
     const list: RevisionList = { siteId, path, items: sortNewestFirst(items), ...(raw.issues?.skipped ? { skipped: raw.issues.skipped } : {}) };
     if (raw.issues?.skipped) this.log?.warn(issuesText(`Revisions of a file of site ${siteId}`, raw.issues));
     this.log?.debug(`Revisions: ${items.length} revisions of a file on site ${siteId}${withContent ? ` (${withContent} sent with content, cached)` : ''}`);
-    await (await this.disk())?.put({ kind: 'revisions', siteId, path }, items);
+    await (await owner.disk)?.put({ kind: 'revisions', siteId, path }, items);
     return list;
   }
 
@@ -355,22 +467,32 @@ export class RevisionStore {
       this.cache.get(key);
       return Promise.resolve(cached);
     }
-    const account = this.account;
-    return this.shared(`content:${account}:${key}`, o, 'Get Revision', async (so) => {
-      const d = await this.disk();
+    const owner = this.owner();
+    return this.shared(`content:${owner.account}:${key}`, o, 'Get Revision', async (so) => {
+      const d = await owner.disk;
       const stored = await d?.getContent(siteId, revisionId);
+      this.check(owner, 'Get Revision');
       if (stored) {
         this.requests.fromDisk++;
-        if (account === this.account) this.keepBytes(key, stored);
+        this.keepBytes(key, stored);
         return stored;
       }
       this.requests.content++;
-      const rev = await this.call((c) => c.getRevision(siteId, revisionId, so));
-      if (account !== this.account) return encoder.encode(rev.content);
+      const rev = await this.request(owner, 'Get Revision', (c) => c.getRevision(siteId, revisionId, so));
       const bytes = this.putContent(siteId, revisionId, rev.content);
       await d?.putContent(siteId, revisionId, bytes);
       return bytes;
     });
+  }
+
+  /** The bound of one file's history in memory. */
+  private get historyBytes(): number {
+    return this.opts.historyBytes ?? this.cache.maxBytes;
+  }
+
+  /** Throws HistoryTooLargeError when `bytes` of one file's history are over the bound. */
+  private bounded(siteId: string, path: string, bytes: number): void {
+    if (bytes > this.historyBytes) throw new HistoryTooLargeError(siteId, path, bytes, this.historyBytes);
   }
 
   /**
@@ -380,20 +502,25 @@ export class RevisionStore {
    * Revision per revision at background priority), read back through the memory LRU and the
    * disk. Without it: from the memory caches when complete, else one Get Revisions with content.
    * A content the service cannot give comes back `undefined` (the caller skips that revision).
+   * A history of more than `historyBytes` is not read into memory: HistoryTooLargeError.
    */
   async allContents(siteId: string, path: string, o: ReadOptions = {}): Promise<RevisionWithContent[]> {
     const listed = this.peekRevisions(siteId, path);
     if (listed) {
       const cached = listed.items.map((d) => this.peekContent(siteId, d.item.id));
-      if (cached.every((b) => b !== undefined)) return listed.items.map((d, i) => ({ ...d.item, content: decoder.decode(cached[i]) }));
+      if (cached.every((b) => b !== undefined)) {
+        this.bounded(siteId, path, cached.reduce((n, b) => n + b.byteLength, 0));
+        return listed.items.map((d, i) => ({ ...d.item, content: decoder.decode(cached[i]) }));
+      }
     }
-    const d = await this.disk();
-    if (!d) return this.allContentsFromService(siteId, path, o);
+    const owner = this.owner();
+    const d = await owner.disk;
+    if (!d) return this.allContentsFromService(siteId, path, owner, o);
     const gen = this.generation;
     const r = await fetchAllContents(
       {
-        getRevisions: (s, f, co) => this.call((c) => c.getRevisions(s, f, co)),
-        getRevision: (s, id, co) => this.call((c) => c.getRevision(s, id, co)),
+        getRevisions: (s, f, co) => this.request(owner, 'Get Revisions', (c) => c.getRevisions(s, f, co)),
+        getRevision: (s, id, co) => this.request(owner, 'Get Revision', (c) => c.getRevision(s, id, co)),
       },
       d,
       siteId,
@@ -406,38 +533,49 @@ export class RevisionStore {
     this.requests.content += r.requests.single;
     this.requests.fromDisk += r.fromDisk;
     const hit = await d.peek({ kind: 'revisions', siteId, path });
+    this.check(owner, 'Get Revisions');
     const list: RevisionList = { siteId, path, items: sortNewestFirst(hit?.value ?? []), ...(hit ? { fetchedAt: hit.fetchedAt } : {}) };
     if (gen === this.generation && hit) this.lists.set(listKey(siteId, path), list);
+    // Sizes from memory and the disk's index: nothing is read when the whole is over the bound.
+    this.bounded(siteId, path, list.items.reduce((n, { item }) => n + (this.peekContent(siteId, item.id)?.byteLength ?? d.contentBytes(siteId, item.id) ?? 0), 0));
     const out: RevisionWithContent[] = [];
-    const account = this.account;
     for (const { item } of list.items) {
       let bytes = this.peekContent(siteId, item.id);
       if (!bytes) {
         bytes = await d.getContent(siteId, item.id);
+        this.check(owner, 'Get Revision');
         // The memory cache stays in front of the disk: what was read is there for the next look.
-        if (bytes && account === this.account) this.keepBytes(contentKey(siteId, item.id), bytes);
+        if (bytes) this.keepBytes(contentKey(siteId, item.id), bytes);
       }
       out.push({ ...item, content: bytes ? decoder.decode(bytes) : undefined });
     }
     return out;
   }
 
-  /** allContents without a disk store: one Get Revisions with content, the memory caches filled. */
-  private async allContentsFromService(siteId: string, path: string, o: ReadOptions): Promise<RevisionWithContent[]> {
+  /**
+   * allContents without a disk store: one Get Revisions with content (its reply capped at the
+   * bound), the memory caches filled.
+   */
+  private async allContentsFromService(siteId: string, path: string, owner: Owner, o: ReadOptions): Promise<RevisionWithContent[]> {
     const gen = this.generation;
-    const account = this.account;
+    const limit = this.historyBytes;
     this.requests.revisions++;
-    const raw = await this.call((c) => c.getRevisions(siteId, path, { ...o, withContent: true }));
+    const raw = await this.request(owner, 'Get Revisions', (c) => c.getRevisions(siteId, path, { ...o, withContent: true, maxResponseBytes: limit })).catch((e: unknown) => {
+      // The reply is longer than the bound: its contents (a little less, JSON escapes them) may well be too.
+      throw e instanceof InvalidReplyError && e.problem === 'reply too large' ? new HistoryTooLargeError(siteId, path, limit, limit, true) : e;
+    });
     const seen = new Set<string>();
     const items: RevisionItem[] = [];
     const texts = new Map<string, string | undefined>();
+    let bytes = 0;
     for (const r of raw) {
       if (seen.has(r.id)) continue;
       seen.add(r.id);
       items.push({ id: r.id, date: r.date, author: r.author });
       texts.set(r.id, r.content);
-      if (typeof r.content === 'string' && account === this.account) this.putContent(siteId, r.id, r.content);
+      if (typeof r.content === 'string') bytes += this.putContent(siteId, r.id, r.content).byteLength;
     }
+    this.bounded(siteId, path, bytes);
     const list: RevisionList = { siteId, path, items: sortNewestFirst(items), ...(raw.issues?.skipped ? { skipped: raw.issues.skipped } : {}) };
     if (gen === this.generation) this.lists.set(listKey(siteId, path), list);
     const out: RevisionWithContent[] = [];
@@ -448,16 +586,18 @@ export class RevisionStore {
         if (cached) content = decoder.decode(cached);
         else {
           this.requests.content++;
-          content = await this.call((c) => c.getRevision(siteId, item.id, o)).then(
+          content = await this.request(owner, 'Get Revision', (c) => c.getRevision(siteId, item.id, o)).then(
             (r) => r.content,
             (e: unknown) => {
-              if (o.signal?.aborted) throw e;
+              if (o.signal?.aborted || e instanceof CancelledError) throw e;
               this.log?.warn(`The content of revision ${item.id} of site ${siteId} could not be fetched`, e);
               return undefined;
             },
           );
-          if (content !== undefined && account === this.account) this.putContent(siteId, item.id, content);
+          if (content !== undefined) this.putContent(siteId, item.id, content);
         }
+        if (content !== undefined) bytes += encoder.encode(content).byteLength;
+        this.bounded(siteId, path, bytes);
       }
       out.push({ ...item, content });
     }
@@ -494,6 +634,8 @@ export class RevisionStore {
     this.generation++;
     this.fetchFirst = true;
     this.behind.clear();
+    this.behindAbort.abort();
+    this.behindAbort = new AbortController();
     this.files.clear();
     this.lists.clear();
   }

@@ -17,12 +17,13 @@
 // reply until the file is searched, then only the result, plus the reply it is waiting for; so
 // at most 2 × `concurrency` files' contents are alive at once, however many files the scope has.
 //
-// Failures: an error that concerns one file (the service refused it, or its reply was wrong) is
-// counted and reported in `failures`, and the scan goes on; any other error (signed out, the
-// service cannot be reached, …) stops the scan: the calls in flight are aborted and the promise
-// rejects with that error.
+// Failures: an error that concerns one file (the service refused it, its reply was wrong, its
+// history is too large to hold) is counted and reported in `failures`, and the scan goes on; any
+// other error (signed out, the service cannot be reached, …) stops the scan: the calls in flight
+// are aborted and the promise rejects with that error.
 import { ApiError } from '../api/errors';
 import { displayPath, naturalCompare } from '../revisions/folders';
+import { HistoryTooLargeError } from '../revisions/store';
 import { english, type Translate } from '../util/l10n';
 import { searchRevisions, type FileSearchResult, type RevisionText, type SearchMode } from './history';
 import { compileQuery, type SearchQuery } from './query';
@@ -79,9 +80,9 @@ export interface ScanOptions {
 
 export const DEFAULT_CONCURRENCY = 6;
 
-/** Errors that concern one file: the service refused it, or its reply could not be read. */
+/** Errors that concern one file: the service refused it, its reply could not be read, or its history is too large to hold. */
 export function isFileError(e: unknown): boolean {
-  return e instanceof ApiError && (e.kind === 'service' || e.kind === 'invalid-reply' || e.kind === 'http');
+  return (e instanceof ApiError && (e.kind === 'service' || e.kind === 'invalid-reply' || e.kind === 'http')) || e instanceof HistoryTooLargeError;
 }
 
 /** A whole number ≥ 1, or the default when `n` is not a finite number. */

@@ -93,29 +93,22 @@ export function clientSource(client: RevisionReads): HistorySource {
  * caches (and, behind them, the disk store and the request scheduler) serve the views as well.
  */
 export interface StoreReads {
-  siteFiles(siteId: string): Promise<{ readonly files: readonly { readonly path: string }[] }>;
-  revisions(siteId: string, path: string): Promise<{ readonly items: readonly { readonly item: RevisionMeta }[] }>;
-  allContents(siteId: string, path: string, o: { signal?: AbortSignal; priority?: 'user' | 'background' }): Promise<readonly RevisionText[]>;
-}
-
-/** Settles with `p`, or rejects at once when `signal` aborts (the read behind `p` may serve other callers). */
-function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+  siteFiles(siteId: string, o: SourceCallOptions): Promise<{ readonly files: readonly { readonly path: string }[] }>;
+  revisions(siteId: string, path: string, o: SourceCallOptions): Promise<{ readonly items: readonly { readonly item: RevisionMeta }[] }>;
+  allContents(siteId: string, path: string, o: SourceCallOptions): Promise<readonly RevisionText[]>;
 }
 
 /**
  * The `HistorySource` of the extension: the revision store the views read through, so a list the
- * tree already loaded costs nothing and a scan fills the caches the tree then uses.
+ * tree already loaded costs nothing and a scan fills the caches the tree then uses. Every read
+ * carries the scan's signal and background priority: after a cancel, nothing of the scan that
+ * waits for a slot starts, and a caller leaves a read shared with a view at once (the view keeps
+ * the request); a list shown from disk is refreshed behind with that signal too.
  */
 export function revisionStoreSource(store: StoreReads): HistorySource {
   return {
-    listFiles: async (siteId, o) => (await untilAborted(store.siteFiles(siteId), o.signal)).files.map((f) => f.path),
-    listRevisions: async (siteId, path, o) => (await untilAborted(store.revisions(siteId, path), o.signal)).items.map((d) => d.item),
-    revisionContents: (siteId, path, o) => store.allContents(siteId, path, { signal: o.signal, priority: o.priority }),
+    listFiles: async (siteId, o) => (await store.siteFiles(siteId, o)).files.map((f) => f.path),
+    listRevisions: async (siteId, path, o) => (await store.revisions(siteId, path, o)).items.map((d) => d.item),
+    revisionContents: (siteId, path, o) => store.allContents(siteId, path, o),
   };
 }

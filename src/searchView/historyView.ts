@@ -31,6 +31,26 @@ export interface SearchRun extends ScanRun {
   readonly results: FileSearchResult[];
   /** Revisions with a hit, over all files. */
   hits: number;
+  /** Files that could not be read (the scan went on without them), once it has ended. */
+  failures: { path: string; message: string }[];
+}
+
+/** Failed files named in the tooltip of the "could not be read" row. */
+const FAILURES_SHOWN = 10;
+
+/** The row under a search that says which files could not be read, and why (the first reasons; the log has all). */
+function failuresNode(parent: TreeNode, r: SearchRun): MessageNode {
+  const [first] = r.failures;
+  const one = r.failures.length === 1 && first;
+  const lines = r.failures.slice(0, FAILURES_SHOWN).map((f) => `${displayText(f.path)}: ${displayText(f.message)}`);
+  if (r.failures.length > FAILURES_SHOWN) lines.push(vscode.l10n.t('… and {0} more (see the log)', r.failures.length - FAILURES_SHOWN));
+  return new MessageNode(parent, one ? vscode.l10n.t('“{0}” could not be read', displayText(first.path)) : vscode.l10n.t('{0} files could not be read', r.failures.length), {
+    icon: 'warning',
+    color: 'list.warningForeground',
+    ...(one ? { description: displayText(first.message) } : {}),
+    tooltip: lines.join('\n'),
+    id: `run:${r.id}:failures`,
+  });
 }
 
 /** `"TODO" (regex, match case, whole word)`: the query as the view names it. */
@@ -85,6 +105,7 @@ export class SearchRunNode extends TreeNode {
   getChildren(): TreeNode[] {
     const r = this.run;
     const out: TreeNode[] = [...r.results].sort((a, b) => naturalCompare(a.path, b.path)).map((f) => new SearchFileNode(this, f, this.checked));
+    if (r.failures.length) out.push(failuresNode(this, r));
     if (r.state === 'failed') out.push(new MessageNode(this, vscode.l10n.t('The search stopped'), { icon: 'error', color: 'errorForeground', description: r.error, tooltip: r.error, id: `run:${r.id}:error` }));
     else if (!out.length && r.state !== 'running') {
       out.push(new MessageNode(this, r.mode === 'changes' ? vscode.l10n.t('No revision changes the number of matches') : vscode.l10n.t('No revision contains a match'), { icon: 'info', id: `run:${r.id}:none` }));
@@ -164,7 +185,7 @@ export class HistorySearchProvider implements vscode.TreeDataProvider<TreeNode>,
   }
 
   add(scope: ViewScope, query: SearchQuery, mode: SearchMode): SearchRun {
-    const run: SearchRun = { id: this.nextId++, scope, query, mode, results: [], progress: undefined, state: 'running', hits: 0, abort: new AbortController() };
+    const run: SearchRun = { id: this.nextId++, scope, query, mode, results: [], progress: undefined, state: 'running', hits: 0, failures: [], abort: new AbortController() };
     this.runs.unshift(run);
     for (const old of this.runs.splice(MAX_SEARCHES)) old.abort.abort();
     this.checked.clear();

@@ -10,7 +10,7 @@ import type { RevisionsApi } from '../revisions';
 import type { RevisionRef } from '../revisions/nodes';
 import { compileQuery, directSchedule, QueryError, revisionStoreSource, searchHistory, type SearchMode, type SearchQuery } from '../search';
 import { message } from '../ui/messages';
-import type { Notifier } from '../ui/notify';
+import { describeError, type Notifier } from '../ui/notify';
 import { background } from '../util/background';
 import { followScan, guarded } from './progress';
 import { HISTORY_VIEW, OPEN_RESULT_COMMAND, SearchHitNode, SearchRunNode, type HistorySearchProvider, type SearchRun } from './historyView';
@@ -101,7 +101,11 @@ export class SearchCommands {
           },
           onProgress,
         }),
-      done: (summary) => log.info(`History Search ${run.state}: ${summary.done}/${summary.total ?? 0} files, ${summary.hits} revisions listed, ${summary.failed} files could not be read`),
+      done: (summary) => {
+        run.failures = summary.failures.map((f) => ({ path: f.path, message: describeError(f.error).message }));
+        log.info(`History Search ${run.state}: ${summary.done}/${summary.total ?? 0} files, ${summary.hits} revisions listed, ${summary.failed} files could not be read`);
+        for (const f of run.failures) log.warn(`History Search: ${f.path} could not be read: ${f.message}`);
+      },
       failed: (e) => this.deps.notifier.error(message('Search History'), e, () => vscode.commands.executeCommand('siteRevisions.rerunSearch')),
     });
     return run;

@@ -79,6 +79,8 @@ export class DiskStore {
   private readonly madeDirs = new Set<string>();
   /** Blobs being written by puts that the index does not name yet (not to be deleted meanwhile). */
   private readonly writing = new Map<string, number>();
+  /** The puts in progress (destroy() waits for them). */
+  private readonly writes = new Set<Promise<boolean>>();
 
   constructor(
     readonly folder: string,
@@ -140,6 +142,11 @@ export class DiskStore {
   /** Whether the index names this content (as of the last look at the other windows' journals; see refresh()). */
   hasContent(siteId: string, revisionId: string): boolean {
     return this.enabled && this.catalog.get(contentKey(siteId, revisionId)) !== undefined;
+  }
+
+  /** The size in bytes of a stored content, from the index (without reading it). */
+  contentBytes(siteId: string, revisionId: string): number | undefined {
+    return this.enabled ? this.catalog.get(contentKey(siteId, revisionId))?.size : undefined;
   }
 
   /** SHA-256 (hex) of a stored content's UTF-8 bytes, without reading it. */
@@ -233,14 +240,36 @@ export class DiskStore {
     });
   }
 
-  /** Writes what waits and closes the journal. Later calls do nothing. */
+  /**
+   * Writes what waits and closes the journal. Later calls do nothing. The store is off afterwards
+   * whether that last write succeeded or not (a full disk: it rejects then).
+   */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     await this.opening.catch(() => undefined);
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    await this.exclusive(() => (this.open ? this.catalog.close() : undefined));
-    this.disposed = true;
+    try {
+      await this.exclusive(() => (this.open ? this.catalog.close() : undefined));
+    } finally {
+      this.disposed = true;
+    }
+  }
+
+  /**
+   * Closes the store and deletes its folder (sign-out, another account): the folder goes
+   * whatever happens to the last write of the index (a full disk, a folder removed meanwhile),
+   * and after the writes in progress have ended (none recreates it). Throws only when the folder
+   * itself cannot be deleted.
+   */
+  async destroy(): Promise<void> {
+    try {
+      await this.dispose();
+    } catch (e) {
+      this.log(`The disk cache index could not be written before the cache was deleted (${describe(e)}).`);
+    }
+    await Promise.allSettled([...this.writes]);
+    await fsp.rm(this.folder, { recursive: true, force: true });
   }
 
   // ---- inside
@@ -334,7 +363,15 @@ export class DiskStore {
    * the same file), so that concurrent puts overlap their file I/O; the index is updated under it,
    * and one journal write carries every record queued meanwhile.
    */
-  private async write(key: string, bytes: Uint8Array, stamp: number): Promise<boolean> {
+  private write(key: string, bytes: Uint8Array, stamp: number): Promise<boolean> {
+    const p = this.writeNow(key, bytes, stamp);
+    this.writes.add(p);
+    const done = () => this.writes.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
+  private async writeNow(key: string, bytes: Uint8Array, stamp: number): Promise<boolean> {
     if (bytes.byteLength > this.max) return false;
     const hash = sha256(bytes);
     this.writing.set(hash, (this.writing.get(hash) ?? 0) + 1);

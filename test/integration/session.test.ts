@@ -1,8 +1,9 @@
 // The session's trust rules, in the real extension host against the local service: which secrets
 // SecretStorage holds after each sign-in and sign-out, what happens after the service answers
-// HTTP 401 (nothing more is sent with the refused credentials), and that cancelling sign-in is
-// quiet.
+// HTTP 401 (nothing more is sent with the refused credentials), that a sign-out in another
+// window is followed here, and that cancelling sign-in is quiet.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { secretKey } from '../../src/auth/session';
@@ -13,6 +14,7 @@ import type { TreeNode } from '../../src/tree/node';
 import { DEMO } from '../server/demo';
 import { startRawServer } from '../unit/helpers/rawServer';
 import { disposeCopy, freshContext, loadFreshCopy, runningBundle } from './freshCopy';
+import { screenOrSkip, type Screen } from './screen';
 import { control, signInDemo, spyMessages, stubWindow } from './support';
 import { ext, testService, waitFor } from './util';
 
@@ -94,6 +96,56 @@ describe('Session', function () {
     }
     assert.equal(api.context.globalState.get('siteRevisions.account'), undefined);
     await signInDemo(url);
+  });
+
+  /** Signed in as the demo user, its sites drawn in the Sites view. */
+  const demoSitesShown = async (s: Screen): Promise<void> => {
+    await signInDemo(url);
+    await s.openSitesView();
+    api.model.refresh();
+    await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith('Acme Corporate')), 'the demo user’s sites');
+  };
+
+  it('another window signs out: this one follows — the Sites view draws the signed-out welcome, the credentials leave memory, the account’s disk cache is closed and deleted', async function () {
+    const s = screenOrSkip(this);
+    await demoSitesShown(s);
+    const folder = api.cache.folder;
+    assert.ok(folder && fs.existsSync(folder), 'the account’s disk cache is open');
+    try {
+      // What another window's Sign Out does to the storage every window shares.
+      await api.context.secrets.delete(secretKey(url, DEMO.user.email, 'password'));
+      await api.context.globalState.update('siteRevisions.account', undefined);
+      const welcome = await s.until(() => s.welcome(), (w) => /Sign in to your sites-and-revisions service/.test(w.text), 'the signed-out welcome');
+      assert.ok(welcome.buttons.includes('Sign In'), JSON.stringify(welcome.buttons));
+      assert.deepEqual(await s.rows(), [], 'no site row');
+      assert.equal(api.session.state, 'signedOut');
+      assert.equal(api.session.account, undefined);
+      assert.throws(() => api.session.client, /signed out/, 'no client with the password');
+      await waitFor(() => api.cache.folder === undefined && !fs.existsSync(folder), { message: 'the disk cache closed and its folder deleted' });
+      assert.equal(await api.cache.current(), undefined);
+    } finally {
+      if (api.session.state !== 'signedIn') await signInDemo(url);
+    }
+  });
+
+  it('another window signs in as another account: this one follows to it — its sites drawn, the previous account’s disk cache deleted', async function () {
+    const s = screenOrSkip(this);
+    await demoSitesShown(s);
+    const folder = api.cache.folder!;
+    const key = DEMO.keyUser;
+    try {
+      // What another window's sign-in as the API-key account does to the shared storage, in its order.
+      await api.context.secrets.store(secretKey(url, key.email, 'password'), key.password);
+      await api.context.secrets.store(secretKey(url, key.email, 'apiKey'), key.apiKey);
+      await api.context.globalState.update('siteRevisions.account', { serviceUrl: url, email: key.email });
+      await api.context.secrets.delete(secretKey(url, DEMO.user.email, 'password'));
+      await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith('Key Account Shop')) && !r.some((x) => x.startsWith('Acme Corporate')), 'the other account’s sites only');
+      assert.equal(api.session.state, 'signedIn');
+      assert.equal(api.session.account?.email, key.email);
+      await waitFor(() => !fs.existsSync(folder) && api.cache.folder !== undefined && api.cache.folder !== folder, { message: 'the previous account’s disk cache deleted, the new one’s open' });
+    } finally {
+      await signInDemo(url);
+    }
   });
 
   describe('after the service refuses the credentials (HTTP 401)', () => {

@@ -1,14 +1,16 @@
 // The revision store with the account's disk store and the request scheduler behind it
 // (src/revisions/store.ts over src/store and src/scheduler), against the local service over
 // real HTTP: what a window reload costs, lists shown from disk and refreshed behind, offline,
-// cancellation of shared loads, a revision larger than the memory cache, bulk contents.
+// cancellation of shared loads, a revision larger than the memory cache, bulk contents, and the
+// bound of one file's history in memory.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SiteRevisionClient } from '../../src/api';
-import { RevisionStore, type ListUpdate, type RevisionStoreOptions } from '../../src/revisions/store';
+import { HistoryTooLargeError, RevisionStore, type ListUpdate, type RevisionStoreOptions } from '../../src/revisions/store';
 import { RequestScheduler } from '../../src/scheduler';
+import { revisionStoreSource, searchHistory } from '../../src/search';
 import { isOffline } from '../../src/sites/viewState';
 import { DiskStore } from '../../src/store';
 import { DEMO, startService, type RunningService } from '../server';
@@ -232,5 +234,54 @@ describe('revisions: store with the disk cache (local service)', function () {
     } finally {
       await fetch(`${service.url}/__control/reseed`, { method: 'POST' });
     }
+  });
+
+  /** UTF-8 bytes of every revision's content, per file of Acme Corporate. */
+  const historySizes = async (): Promise<Map<string, number>> => {
+    const sizes = new Map<string, number>();
+    for (const f of await client.getRevisionFiles(siteId)) {
+      const all = await client.getRevisions(siteId, f, { withContent: true });
+      sizes.set(f, all.reduce((n, r) => n + Buffer.byteLength(r.content ?? ''), 0));
+    }
+    return sizes;
+  };
+  const tooLarge = (bytes: RegExp) => (e: unknown) =>
+    e instanceof HistoryTooLargeError && e.path === file && e.message.includes(`“${file}”`) && bytes.test(e.message) && /siteRevisions\.revisions\.cacheSizeMB/.test(e.message);
+
+  it('one file’s history in memory is bounded: over the bound, allContents refuses it with the file and its size, before any of it is read into memory', async () => {
+    const total = (await historySizes()).get(file)!;
+    assert.ok(total > 2048, `a history of some size (${total} bytes)`);
+    const { store } = open({ cacheBytes: 16 * 1024 * 1024, historyBytes: total - 1 });
+    await assert.rejects(store.allContents(siteId, file), tooLarge(new RegExp(`${(total / 1024).toFixed(1)} KB of revisions, over the ${((total - 1) / 1024).toFixed(1)} KB allowed`)));
+    assert.equal(store.cache.bytes, 0, 'no content of it in memory');
+    // At the bound it is read (from the disk, where the refused call left it: no request).
+    const count = (await client.getRevisions(siteId, file)).length;
+    service.resetStats();
+    const fits = open({ cacheBytes: 16 * 1024 * 1024, historyBytes: total });
+    assert.equal((await fits.store.allContents(siteId, file)).length, count);
+    assert.equal(service.count(), 0);
+  });
+
+  it('without the disk store, the one reply is cut off at the bound and refused; the bound is the content cache’s size unless given', async () => {
+    const total = (await historySizes()).get(file)!;
+    const { store } = open({ cacheBytes: total - 1, disk: () => Promise.resolve(undefined) });
+    await assert.rejects(store.allContents(siteId, file), tooLarge(/more than .* of revisions/));
+    assert.equal(store.peekRevisions(siteId, file), undefined);
+    const roomy = open({ cacheBytes: total * 4, disk: () => Promise.resolve(undefined) });
+    assert.ok((await roomy.store.allContents(siteId, file)).every((r) => typeof r.content === 'string'));
+  });
+
+  it('History Search counts a file too large to hold as one it could not read, and goes on with the others', async () => {
+    const sizes = await historySizes();
+    const bound = [...sizes.values()].sort((a, b) => a - b)[Math.floor(sizes.size / 2)]!;
+    const over = [...sizes].filter(([, n]) => n > bound).map(([f]) => f).sort();
+    assert.ok(over.length > 0 && over.length < sizes.size, `some files over ${bound} bytes, not all`);
+    const summary = await searchHistory({ scope: { siteId }, source: revisionStoreSource(open({ cacheBytes: 16 * 1024 * 1024, historyBytes: bound }).store), query: { pattern: 'php' } });
+    assert.equal(summary.cancelled, false);
+    assert.equal(summary.done, sizes.size, 'every file done');
+    assert.deepEqual(summary.failures.map((f) => f.path).sort(), over);
+    assert.ok(summary.failures.every((f) => f.error instanceof HistoryTooLargeError));
+    const searched = await Promise.all([...sizes].filter(([, n]) => n <= bound).map(async ([f]) => (await client.getRevisions(siteId, f)).length));
+    assert.equal(summary.revisions, searched.reduce((a, b) => a + b, 0), 'the others searched');
   });
 });

@@ -426,6 +426,25 @@ describe('disk store', function () {
     assert.ok(logs.some((m) => /cannot be used/.test(m)));
   });
 
+  it('destroy() (sign-out) deletes the account’s folder even when the last write of the index fails, as on a full disk', async () => {
+    const folder = newFolder();
+    const earlier = open(folder);
+    for (let i = 0; i < 61; i++) await earlier.putContent('1', String(1000 + i), `revision ${i}`);
+    await earlier.dispose();
+    // The account's next session reads a revision: a use record waits to be written to the index…
+    const s = open(folder);
+    assert.equal(text(await s.getContent('1', '1000')), 'revision 0');
+    // …and the index can take no write any more (its folder has become a file: ENOTDIR, where a
+    // full disk gives ENOSPC), so closing the store fails.
+    const index = path.join(folder, 'v1', 'index');
+    fs.rmSync(index, { recursive: true });
+    fs.writeFileSync(index, '');
+    await s.destroy();
+    assert.equal(fs.existsSync(folder), false, 'the account’s folder and its 61 revisions are gone');
+    assert.ok(logs.some((m) => /could not be written before the cache was deleted \(ENOTDIR/.test(m)), logs.join('\n'));
+    assert.equal(s.enabled, false);
+  });
+
   it('accountFolderName: one folder per service and email, named by a hash', () => {
     const a = accountFolderName('https://Revisions.example.com/', 'demo@example.com');
     assert.match(a, /^[0-9a-f]{32}$/);
