@@ -5,9 +5,14 @@ import type { Site } from '../../src/api/types';
 import { withoutSiteUserinfo, withoutUserinfo } from '../../src/api/userinfo';
 import { cachedSite } from '../../src/store/lists';
 
+/** Each input, stripped, is its expected text. */
+function strips(cases: [string, string][]): void {
+  for (const [input, expected] of cases) assert.equal(withoutUserinfo(input), expected, input);
+}
+
 describe('userinfo in site URLs and hosts', () => {
   it('is removed from URLs with a scheme: user:password, user only, a bare token, an empty one', () => {
-    const cases: [string, string][] = [
+    strips([
       ['https://admin:Web-Pa55@www.example/', 'https://www.example/'],
       ['https://user@www.example/path', 'https://www.example/path'],
       ['https://ghp_T0KEN@git.example/x.git', 'https://git.example/x.git'],
@@ -16,12 +21,11 @@ describe('userinfo in site URLs and hosts', () => {
       ['HTTPS://U:P@WWW.EXAMPLE/', 'HTTPS://WWW.EXAMPLE/'],
       ['git+ssh://git:t0k@git.example:22/r.git', 'git+ssh://git.example:22/r.git'],
       ['ftp://deploy:pw@ftp.example.com', 'ftp://ftp.example.com'],
-    ];
-    for (const [input, expected] of cases) assert.equal(withoutUserinfo(input), expected, input);
+    ]);
   });
 
   it('an encoded @ stays encoded; a raw @, /, ? or # inside a password does not leave a part of it behind', () => {
-    const cases: [string, string][] = [
+    strips([
       ['https://user%40mail.example:p%40ss@host.example/', 'https://host.example/'],
       ['https://u:p@ss@host.example/', 'https://host.example/'],
       ['https://u:p@s@s@host.example', 'https://host.example'],
@@ -30,12 +34,11 @@ describe('userinfo in site URLs and hosts', () => {
       ['https://u:pa#ss@host.example/', 'https://host.example/'],
       ['https://u:pa\\ss@host.example/', 'https://host.example/'],
       ['https://u:p/s@t@host.example/', 'https://host.example/'],
-    ];
-    for (const [input, expected] of cases) assert.equal(withoutUserinfo(input), expected, input);
+    ]);
   });
 
   it('without a scheme: a host with userinfo, protocol-relative, a bare host:port', () => {
-    const cases: [string, string][] = [
+    strips([
       ['deploy:Ftp-Pa55@ftp.example.com', 'ftp.example.com'],
       ['deploy@sftp.example.com:2222', 'sftp.example.com:2222'],
       ['//u:p@cdn.example/x', '//cdn.example/x'],
@@ -44,8 +47,7 @@ describe('userinfo in site URLs and hosts', () => {
       ['sftp.example.com:2222', 'sftp.example.com:2222'],
       ['s3.eu-west-1.amazonaws.com', 's3.eu-west-1.amazonaws.com'],
       ['', ''],
-    ];
-    for (const [input, expected] of cases) assert.equal(withoutUserinfo(input), expected, input);
+    ]);
   });
 
   it('odd hosts and an @ that is not userinfo are left as they are', () => {
