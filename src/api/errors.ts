@@ -43,7 +43,11 @@ export class ServiceError extends ApiError {
 
 export class HttpStatusError extends ApiError {
   readonly kind = 'http' as const;
-  constructor(operation: string, readonly status: number, readonly retryAfterMs?: number, readonly excerpt?: string) {
+  /**
+   * @param excerpt what came with the status: the service's own message, else the start of the body.
+   * @param serviceMessage the `error` of a `{success:false, error}` body (sanitized), when it sent one.
+   */
+  constructor(operation: string, readonly status: number, readonly retryAfterMs?: number, readonly excerpt?: string, readonly serviceMessage?: string) {
     super(operation, `${operation}: the service answered HTTP ${status}${excerpt ? `: ${excerpt}` : ''}`);
   }
   override get retryable(): boolean {

@@ -35,7 +35,7 @@ export function tooLarge(operation: string, limit: number): InvalidReplyError {
 /** The error of a non-2xx, non-3xx reply whose body (or its first bytes) is `text`: 401 is an AuthError. */
 export function statusError(operation: string, status: number, retryAfterMs: number | undefined, text: string, redact: Redactor): ApiError {
   const message = serviceMessageOf(text, redact);
-  return status === 401 ? new AuthError(operation, message ?? 'HTTP 401') : new HttpStatusError(operation, status, retryAfterMs, message ?? bodyExcerpt(text, redact));
+  return status === 401 ? new AuthError(operation, message ?? 'HTTP 401') : new HttpStatusError(operation, status, retryAfterMs, message ?? bodyExcerpt(text, redact), message);
 }
 
 /** The `error` of a `{success:false, error}` body, sanitized; undefined when the body is not that. */

@@ -3,6 +3,7 @@
 // with this revision or the working file. A site that has no revisions of that path says so.
 import * as vscode from 'vscode';
 import type { Site } from '../api/types';
+import { withoutUserinfo } from '../api/userinfo';
 import { parseRevisionUri, revisionDocumentUri } from '../revisions/fileSystem';
 import { ignoresCase, pathsOf } from '../revisions/locate';
 import { revisionTitle } from '../revisions/nodes';
@@ -68,7 +69,7 @@ export class OtherSiteCompare {
 
   private async pick(sites: Site[], path: string): Promise<Site | undefined> {
     const chosen = await vscode.window.showQuickPick(
-      sites.map((s) => ({ label: displayText(s.name), description: [s.server_type, s.domain].map((x) => displayText(x)).filter(Boolean).join(' · '), site: s })),
+      sites.map((s) => ({ label: displayText(s.name), description: [s.server_type, withoutUserinfo(s.domain)].map((x) => displayText(x)).filter(Boolean).join(' · '), site: s })),
       { title: vscode.l10n.t('Compare {0} with the same file on another site', displayText(path)), placeHolder: vscode.l10n.t('The site whose newest revision of this path to compare with'), matchOnDescription: true },
     );
     return chosen?.site;

@@ -20,5 +20,6 @@ export function activateHistory(deps: HistoryDeps, views: HistoryViews, subscrip
   const { session, model, revisions, notifier, log } = deps;
   const searchViews = registerSearchViews({ session, revisions, notifier, log }, views, subscriptions);
   const lmTools = createLmTools({ session, model, store: revisions.store, log });
+  subscriptions.push(lmTools);
   return { searchViews, lmTools, tools: lmTools.tools() };
 }

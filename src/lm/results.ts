@@ -3,6 +3,7 @@
 // stay data (quoted), never instructions or markup, and an agent can read every field exactly.
 // Nothing here ever carries a secret: sites are reduced to a fixed list of non-secret fields.
 import type { Site } from '../api/types';
+import { withoutSiteUserinfo } from '../api/userinfo';
 import type { Period } from '../search';
 
 /** Caps (an agent's context is small; a tool result must not flood it). */
@@ -19,7 +20,10 @@ export const LIMITS = {
   revisionsPerFile: 20,
 } as const;
 
-/** The fields of a site an agent gets: never `ftp_pass`, `db_password` or any other field. */
+/**
+ * The fields of a site an agent gets: never `ftp_pass`, `db_password` or any other field, and
+ * the host and web URL without user:password@ (as the Sites view and the disk cache have them).
+ */
 export interface SiteSummary {
   id: string;
   name: string;
@@ -30,7 +34,8 @@ export interface SiteSummary {
   shared: boolean;
 }
 
-export function siteSummary(site: Site): SiteSummary {
+export function siteSummary(full: Site): SiteSummary {
+  const site = withoutSiteUserinfo(full);
   return {
     id: site.id,
     name: site.name,
@@ -115,4 +120,98 @@ export function periodOf(period: unknown, since: unknown): Period {
   }
   if (p === '' || p === 'last7days') return { kind: 'days', days: 7 };
   throw new ToolInputError('"period" is one of: today, last7days, last30days, since (with "since": YYYY-MM-DD).');
+}
+
+// ---- Each tool's input, read once: what VS Code's preparation (the confirmation) and the
+// invocation (the run) both work from, so that what is asked is what runs.
+
+/** What a history scan reads: one file by its exact path, or a folder (undefined: the whole site). */
+export type ScanScope = { file: string; folder?: undefined } | { file?: undefined; folder: string | undefined };
+
+export interface ListSitesInput {
+  filter: string | undefined;
+}
+export interface ListFilesInput {
+  site: string | undefined;
+  pathPrefix: string | undefined;
+  limit: number;
+}
+export interface ListRevisionsInput {
+  site: string | undefined;
+  path: string | undefined;
+  limit: number;
+}
+export interface GetRevisionInput {
+  site: string | undefined;
+  revisionId: string | undefined;
+  path: string | undefined;
+  maxChars: number;
+}
+export interface SearchHistoryInput {
+  site: string | undefined;
+  scope: ScanScope;
+  pattern: string;
+  isRegExp: boolean;
+  matchCase: boolean;
+  wholeWord: boolean;
+  mode: 'contains' | 'changes';
+  limit: number;
+}
+export interface SiteChangesInput {
+  site: string | undefined;
+  scope: ScanScope;
+  period: unknown;
+  since: unknown;
+  authors: string[];
+  limit: number;
+}
+
+type Raw = Record<string, unknown>;
+const raw = (input: unknown): Raw => (input && typeof input === 'object' && !Array.isArray(input) ? (input as Raw) : {});
+/** A path as the agent gave it (paths are exact: not trimmed); undefined unless a non-empty string. */
+const pathOf = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+export function listSitesInput(input: unknown): ListSitesInput {
+  return { filter: textOf(raw(input).filter)?.toLowerCase() };
+}
+
+export function listFilesInput(input: unknown): ListFilesInput {
+  const r = raw(input);
+  return { site: textOf(r.site), pathPrefix: textOf(r.pathPrefix)?.replace(/^\/+/, ''), limit: limitOf(r.limit, LIMITS.files) };
+}
+
+export function listRevisionsInput(input: unknown): ListRevisionsInput {
+  const r = raw(input);
+  return { site: textOf(r.site), path: pathOf(r.path), limit: limitOf(r.limit, LIMITS.revisions) };
+}
+
+export function getRevisionInput(input: unknown): GetRevisionInput {
+  const r = raw(input);
+  return { site: textOf(r.site), revisionId: textOf(r.revisionId), path: pathOf(r.path), maxChars: limitOf(r.maxChars, LIMITS.contentChars) };
+}
+
+/**
+ * A history search's input. `path` narrows it to one file only when it is a non-empty string;
+ * anything else (`""`, a number, null) leaves the folder, or the whole site, to be scanned.
+ */
+export function searchHistoryInput(input: unknown): SearchHistoryInput {
+  const r = raw(input);
+  const file = pathOf(r.path);
+  return {
+    site: textOf(r.site),
+    scope: file !== undefined ? { file } : { folder: folderOf(r.folder) },
+    pattern: typeof r.query === 'string' ? r.query : '',
+    isRegExp: r.isRegExp === true,
+    matchCase: r.matchCase === true,
+    wholeWord: r.wholeWord === true,
+    mode: r.mode === 'contains' ? 'contains' : 'changes',
+    limit: limitOf(r.limit, LIMITS.searchFiles),
+  };
+}
+
+/** Site Changes' input. It has no `path`: whatever an agent passes there, the scope is the folder or the whole site. */
+export function siteChangesInput(input: unknown): SiteChangesInput {
+  const r = raw(input);
+  const authors = Array.isArray(r.authors) ? r.authors.filter((a): a is string => typeof a === 'string' && a.trim() !== '') : typeof r.authors === 'string' && r.authors.trim() ? [r.authors] : [];
+  return { site: textOf(r.site), scope: { folder: folderOf(r.folder) }, period: r.period, since: r.since, authors, limit: limitOf(r.limit, LIMITS.changedFiles) };
 }

@@ -21,7 +21,29 @@ import {
   type Period,
   type Scope,
 } from '../search';
-import { capContent, findSite, folderOf, LIMITS, limitOf, periodOf, result, siteSummary, textOf, ToolInputError } from './results';
+import { ContentConsent } from './consent';
+import {
+  capContent,
+  findSite,
+  getRevisionInput,
+  LIMITS,
+  listFilesInput,
+  listRevisionsInput,
+  listSitesInput,
+  periodOf,
+  result,
+  searchHistoryInput,
+  siteChangesInput,
+  siteSummary,
+  ToolInputError,
+  type GetRevisionInput,
+  type ListFilesInput,
+  type ListRevisionsInput,
+  type ListSitesInput,
+  type ScanScope,
+  type SearchHistoryInput,
+  type SiteChangesInput,
+} from './results';
 
 /** What the tools read. Implemented on the Sites model and the revision store (see index.ts). */
 export interface HistorySource {
@@ -36,46 +58,7 @@ export interface HistorySource {
 import { TOOL_NAMES } from '../history/names';
 export { TOOL_NAMES };
 
-interface ListSitesInput {
-  filter?: string;
-}
-interface ListFilesInput {
-  site: string;
-  pathPrefix?: string;
-  limit?: number;
-}
-interface ListRevisionsInput {
-  site: string;
-  path: string;
-  limit?: number;
-}
-interface GetRevisionInput {
-  site: string;
-  revisionId: string;
-  path?: string;
-  maxChars?: number;
-}
-interface SearchHistoryInput {
-  site: string;
-  path?: string;
-  folder?: string;
-  query: string;
-  isRegExp?: boolean;
-  matchCase?: boolean;
-  wholeWord?: boolean;
-  mode?: string;
-  limit?: number;
-}
-interface SiteChangesInput {
-  site: string;
-  folder?: string;
-  period?: string;
-  since?: string;
-  authors?: unknown;
-  limit?: number;
-}
-
-/** How a tool prepares: the message while it runs, and a confirmation when it may cost many requests. */
+/** How a tool prepares (from its input as read once): the message while it runs, and a confirmation when it asks one. */
 type Prepare<T> = (input: T, signal: AbortSignal) => string | vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation>;
 
 /** A CancellationToken as an AbortSignal (disposed with the returned function). */
@@ -95,21 +78,49 @@ function quoted(v: unknown): string {
   return JSON.stringify(String(v ?? '')).slice(0, 200);
 }
 
-export class HistoryTools {
+/** A confirmation whose message is shown as text (site names and the agent's input are data, never markdown). */
+function confirmation(invocationMessage: string, title: string, sentences: string[]): vscode.PreparedToolInvocation {
+  return { invocationMessage, confirmationMessages: { title, message: new vscode.MarkdownString().appendText(sentences.join(' ')) } };
+}
+
+/** What a preparation knows of the site a call names: the site, or only the reference as given (signed out, unknown, or its list could not be read). */
+type SiteSeen = { site: Site } | { ref: string };
+
+/** How many files a scan reads: a number, or undefined when it could not be worked out (the preparation then asks). */
+type Reads = number | undefined;
+
+export class HistoryTools implements vscode.Disposable {
+  /** The sites whose revision contents the user let the tools hand out (memory only). */
+  private readonly consent: ContentConsent;
+  private readonly subscription: vscode.Disposable;
+
   constructor(
     private readonly session: Session,
     private readonly source: HistorySource,
     /** What History Search and Site Changes scan through (the revision store, at background priority). */
     private readonly scans: ScanSource,
     private readonly log: Log,
-  ) {}
+  ) {
+    this.consent = new ContentConsent(() => {
+      const a = session.state === 'signedIn' ? session.account : undefined;
+      return a && `${a.serviceUrl}|${a.email.toLowerCase()}`;
+    });
+    // Signed out or expired: every answer is forgotten (the next sign-in asks again).
+    this.subscription = session.onDidChange((state) => {
+      if (state !== 'signedIn') this.consent.clear();
+    });
+  }
 
-  /** Each tool's preparation, by name (what VS Code calls before it invokes the tool). */
-  private readonly preparations = new Map<string, Prepare<never>>();
+  dispose(): void {
+    this.subscription.dispose();
+  }
+
+  /** Each tool's preparation, by name, from its raw input (what VS Code calls before it invokes the tool). */
+  private readonly preparations = new Map<string, Prepare<object>>();
 
   /** The preparation VS Code gets for a tool: its message, and its confirmation when it asks one. */
   async prepare(name: string, input: object, token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation | undefined> {
-    const p = this.preparations.get(name) as Prepare<object> | undefined;
+    const p = this.preparations.get(name);
     if (!p) return undefined;
     const { signal, dispose } = signalOf(token);
     try {
@@ -123,69 +134,121 @@ export class HistoryTools {
   /** Each tool by name, as VS Code calls it (src/history/shell.ts registers them at activation). */
   tools(): Map<string, vscode.LanguageModelTool<object>> {
     return new Map([
-      this.tool<ListSitesInput>(TOOL_NAMES.listSites, () => vscode.l10n.t('Listing the sites of Site Revisions'), (i, s) => this.listSites(i, s)),
-      this.tool<ListFilesInput>(TOOL_NAMES.listFiles, (i) => vscode.l10n.t('Listing the files with revisions of site {0}', quoted(i.site)), (i, s) => this.listFiles(i, s)),
-      this.tool<ListRevisionsInput>(TOOL_NAMES.listRevisions, (i) => vscode.l10n.t('Listing the revisions of {0}', quoted(i.path)), (i, s) => this.listRevisions(i, s)),
-      this.tool<GetRevisionInput>(TOOL_NAMES.getRevision, (i) => vscode.l10n.t('Reading revision {0}', quoted(i.revisionId)), (i, s) => this.getRevision(i, s)),
-      this.tool<SearchHistoryInput>(
-        TOOL_NAMES.searchHistory,
-        (i, s) =>
-          this.prepareScan(i, s, vscode.l10n.t('Searching the history for {0}', quoted(i.query)), (n, site) => ({
-            title: vscode.l10n.t('Search the history of {0} files?', n),
-            message: vscode.l10n.t('The agent wants to search every revision of {0} files of the site {1} for {2}. Each file costs one request unless its revisions are cached.', n, quoted(site), quoted(i.query)),
-          })),
-        (i, s) => this.searchHistory(i, s),
-      ),
-      this.tool<SiteChangesInput>(
-        TOOL_NAMES.siteChanges,
-        (i, s) =>
-          this.prepareScan(i, s, vscode.l10n.t('Listing the changes of site {0}', quoted(i.site)), (n, site) => ({
-            title: vscode.l10n.t('List the changes of {0} files?', n),
-            message: vscode.l10n.t('The agent wants to read the revision lists of {0} files of the site {1}. Each file costs one request unless its list is cached.', n, quoted(site)),
-          })),
-        (i, s) => this.siteChanges(i, s),
-      ),
+      this.tool(TOOL_NAMES.listSites, listSitesInput, () => vscode.l10n.t('Listing the sites of Site Revisions'), (i, s) => this.listSites(i, s)),
+      this.tool(TOOL_NAMES.listFiles, listFilesInput, (i) => vscode.l10n.t('Listing the files with revisions of site {0}', quoted(i.site)), (i, s) => this.listFiles(i, s)),
+      this.tool(TOOL_NAMES.listRevisions, listRevisionsInput, (i) => vscode.l10n.t('Listing the revisions of {0}', quoted(i.path)), (i, s) => this.listRevisions(i, s)),
+      this.tool(TOOL_NAMES.getRevision, getRevisionInput, (i, s) => this.prepareRevision(i, s), (i, s) => this.getRevision(i, s)),
+      this.tool(TOOL_NAMES.searchHistory, searchHistoryInput, (i, s) => this.prepareSearch(i, s), (i, s) => this.searchHistory(i, s)),
+      this.tool(TOOL_NAMES.siteChanges, siteChangesInput, (i, s) => this.prepareChanges(i, s), (i, s) => this.siteChanges(i, s)),
     ]);
   }
 
   /**
-   * The preparation of a scan: a confirmation naming how many files it reads when that is more
-   * than one (a single file is one request and runs without asking). What cannot be worked out
-   * here (signed out, an unknown site) is left to the invocation, which says so.
+   * What a preparation can find out about a call, without ever failing: the site it names (else
+   * the reference as given) and, for a scan, how many files it reads (a file: one; a folder or
+   * the whole site: the files listed; undefined when that could not be worked out).
    */
-  private async prepareScan(
-    input: { site: string; path?: string; folder?: string },
-    signal: AbortSignal,
-    invocationMessage: string,
-    confirm: (files: number, site: string) => { title: string; message: string },
-  ): Promise<vscode.PreparedToolInvocation> {
-    if (this.session.state !== 'signedIn' || typeof input.path === 'string') return { invocationMessage };
+  private async look(ref: string | undefined, scope: ScanScope | undefined, signal: AbortSignal): Promise<{ seen: SiteSeen; reads: Reads }> {
+    const reads: Reads = scope?.file !== undefined ? 1 : undefined;
+    if (this.session.state !== 'signedIn') return { seen: { ref: ref ?? '' }, reads };
+    let site: Site;
     try {
-      const site = await this.site(input.site, signal);
-      const files = filesInScope(await this.source.files(site.id, signal), folderOf(input.folder)).length;
-      if (files <= 1) return { invocationMessage };
-      const c = confirm(files, site.name);
-      // The message shows the site's name (text from the service) as text, not markdown.
-      return { invocationMessage, confirmationMessages: { title: c.title, message: new vscode.MarkdownString().appendText(c.message) } };
+      site = await this.site(ref, signal);
     } catch {
-      return { invocationMessage };
+      return { seen: { ref: ref ?? '' }, reads };
+    }
+    if (!scope || scope.file !== undefined) return { seen: { site }, reads };
+    try {
+      return { seen: { site }, reads: filesInScope(await this.source.files(site.id, signal), scope.folder).length };
+    } catch {
+      return { seen: { site }, reads: undefined };
     }
   }
 
+  /** Whether the user still has to allow revision contents of the site (always, when the site is not known). */
+  private mustAsk(seen: SiteSeen): boolean {
+    return !('site' in seen && this.consent.allows(seen.site.id));
+  }
+
+  /** The sentence that asks for revision contents, and its note that the preparation asked (see ContentConsent). */
+  private contentSentence(ref: string | undefined, what: string): string {
+    this.consent.asking(ref ?? '');
+    return vscode.l10n.t(
+      '{0} Tool calls come from a chat agent or from any installed extension. If you allow it, they can read the content of every revision of this site (configuration files with passwords included) without asking again until you sign out or close the window.',
+      what,
+    );
+  }
+
+  private prepareRevision(i: GetRevisionInput, signal: AbortSignal): Promise<vscode.PreparedToolInvocation> {
+    const invocationMessage = vscode.l10n.t('Reading revision {0}', quoted(i.revisionId));
+    return this.look(i.site, undefined, signal).then(({ seen }) => {
+      if (!this.mustAsk(seen)) return { invocationMessage };
+      const name = quoted('site' in seen ? seen.site.name : seen.ref);
+      return confirmation(invocationMessage, vscode.l10n.t('Hand out the content of revisions?'), [
+        this.contentSentence(i.site, vscode.l10n.t('A language-model tool call wants the content of revision {0}{1} of the site {2}.', quoted(i.revisionId), i.path ? ` (${quoted(i.path)})` : '', name)),
+      ]);
+    });
+  }
+
   /**
-   * One tool: the invocation message, the signed-out answer, cancellation, and errors
-   * as text the agent can act on (a wrong site name lists the right ones).
+   * A history search asks when it reads more than one file (or when how many cannot be worked
+   * out), and when the user has not allowed the site's contents yet: its result quotes lines of
+   * the revisions that match.
    */
-  private tool<T>(name: string, prepare: Prepare<T>, run: (input: T, signal: AbortSignal) => Promise<string>): [string, vscode.LanguageModelTool<object>] {
-    this.preparations.set(name, prepare as Prepare<never>);
-    const tool: vscode.LanguageModelTool<T> = {
+  private async prepareSearch(i: SearchHistoryInput, signal: AbortSignal): Promise<vscode.PreparedToolInvocation> {
+    const invocationMessage = vscode.l10n.t('Searching the history for {0}', quoted(i.pattern));
+    const { seen, reads } = await this.look(i.site, i.scope, signal);
+    const content = this.mustAsk(seen);
+    if (reads !== undefined && reads <= 1 && !content) return { invocationMessage };
+    const name = quoted('site' in seen ? seen.site.name : seen.ref);
+    const sentences = [
+      reads === undefined
+        ? vscode.l10n.t('The agent wants to search every revision of the files {0} of the site {1} for {2}; how many files that is could not be worked out. Each file costs one request unless its revisions are cached.', this.where(i.scope), name, quoted(i.pattern))
+        : reads > 1
+          ? vscode.l10n.t('The agent wants to search every revision of {0} files of the site {1} for {2}. Each file costs one request unless its revisions are cached.', reads, name, quoted(i.pattern))
+          : vscode.l10n.t('The agent wants to search every revision of {0} of the site {1} for {2}.', quoted(i.scope.file), name, quoted(i.pattern)),
+    ];
+    if (content) sentences.push(this.contentSentence(i.site, vscode.l10n.t('The result quotes the lines that match.')));
+    const title =
+      reads === undefined ? vscode.l10n.t('Search the history of every file in the scope?') : reads > 1 ? vscode.l10n.t('Search the history of {0} files?', reads) : vscode.l10n.t('Hand out the content of revisions?');
+    return confirmation(invocationMessage, title, sentences);
+  }
+
+  /** Site Changes lists revisions (no content): it asks when it reads more than one file's list, or when how many cannot be worked out. */
+  private async prepareChanges(i: SiteChangesInput, signal: AbortSignal): Promise<vscode.PreparedToolInvocation> {
+    const invocationMessage = vscode.l10n.t('Listing the changes of site {0}', quoted(i.site));
+    const { seen, reads } = await this.look(i.site, i.scope, signal);
+    if (reads !== undefined && reads <= 1) return { invocationMessage };
+    const name = quoted('site' in seen ? seen.site.name : seen.ref);
+    return reads === undefined
+      ? confirmation(invocationMessage, vscode.l10n.t('List the changes of every file in the scope?'), [
+          vscode.l10n.t('The agent wants to read the revision lists of the files {0} of the site {1}; how many files that is could not be worked out. Each file costs one request unless its list is cached.', this.where(i.scope), name),
+        ])
+      : confirmation(invocationMessage, vscode.l10n.t('List the changes of {0} files?', reads), [
+          vscode.l10n.t('The agent wants to read the revision lists of {0} files of the site {1}. Each file costs one request unless its list is cached.', reads, name),
+        ]);
+  }
+
+  /** "in the folder …" or "in every folder", for a confirmation. */
+  private where(scope: ScanScope): string {
+    return scope.folder ? vscode.l10n.t('in the folder {0}', quoted(scope.folder)) : vscode.l10n.t('in every folder');
+  }
+
+  /**
+   * One tool: its input read once (`read`) for both the preparation and the run, the signed-out
+   * answer, cancellation, and errors as text the agent can act on (a wrong site name lists the
+   * right ones).
+   */
+  private tool<T>(name: string, read: (input: unknown) => T, prepare: Prepare<T>, run: (input: T, signal: AbortSignal) => Promise<string>): [string, vscode.LanguageModelTool<object>] {
+    this.preparations.set(name, (input, signal) => prepare(read(input), signal));
+    const tool: vscode.LanguageModelTool<object> = {
       prepareInvocation: (o, token) => this.prepare(name, (o.input ?? {}) as object, token),
       invoke: async (o, token) => {
         if (this.session.state !== 'signedIn') return text(this.signedOutAnswer());
         const { signal, dispose } = signalOf(token);
         try {
           if (signal.aborted) throw new vscode.CancellationError();
-          return text(await run(o.input ?? ({} as T), signal));
+          return text(await run(read(o.input), signal));
         } catch (e) {
           if (signal.aborted || (isApiError(e) && e.kind === 'cancelled')) throw new vscode.CancellationError();
           if (e instanceof ToolInputError) return text(e.message);
@@ -198,7 +261,7 @@ export class HistoryTools {
         }
       },
     };
-    return [name, tool as vscode.LanguageModelTool<object>];
+    return [name, tool];
   }
 
   private signedOutAnswer(): string {
@@ -207,23 +270,34 @@ export class HistoryTools {
       : 'The user is not signed in to Site Revisions. Ask them to sign in with the command "Site Revisions: Sign In…"; do not retry until they have.';
   }
 
-  private async site(ref: unknown, signal: AbortSignal): Promise<Site> {
-    const r = textOf(ref);
-    if (!r) throw new ToolInputError('Give the site as its id or its name (see the list-sites tool).');
-    return findSite(await this.source.sites(signal), r);
+  private async site(ref: string | undefined, signal: AbortSignal): Promise<Site> {
+    if (!ref) throw new ToolInputError('Give the site as its id or its name (see the list-sites tool).');
+    return findSite(await this.source.sites(signal), ref);
+  }
+
+  /**
+   * Revision contents go out only for a site the user allowed (see ContentConsent): after the
+   * confirmation of this call, or of an earlier one for the same site.
+   */
+  private requireContentConsent(ref: string | undefined, site: Site): void {
+    if (this.consent.take(ref ?? '', site.id)) return;
+    throw new ToolInputError(
+      `The user has not allowed the tools to hand out the content of revisions of site ${JSON.stringify(site.name)} (id ${site.id}), and was not asked for this call. Call the tool again: VS Code then asks the user.`,
+    );
   }
 
   async listSites(input: ListSitesInput, signal: AbortSignal): Promise<string> {
     const all = await this.source.sites(signal);
-    const filter = textOf(input.filter)?.toLowerCase();
-    const sites = (filter ? all.filter((s) => [s.name, s.domain, s.server_type].some((v) => v.toLowerCase().includes(filter))) : all).map(siteSummary);
+    const filter = input.filter;
+    // What a filter matches is what the result shows (a host without its user:password@).
+    const sites = all.map(siteSummary).filter((s) => !filter || [s.name, s.host, s.serverType].some((v) => v.toLowerCase().includes(filter)));
     return result(`${sites.length} of the ${all.length} sites of the signed-in account${filter ? ` matching ${JSON.stringify(filter)}` : ''} (shared: another account shares the site, read-only).`, { sites });
   }
 
   async listFiles(input: ListFilesInput, signal: AbortSignal): Promise<string> {
     const site = await this.site(input.site, signal);
-    const prefix = textOf(input.pathPrefix)?.replace(/^\/+/, '');
-    const limit = limitOf(input.limit, LIMITS.files);
+    const prefix = input.pathPrefix;
+    const limit = input.limit;
     const all = await this.source.files(site.id, signal);
     const matching = prefix ? all.filter((p) => p.replace(/^\/+/, '').startsWith(prefix)) : all;
     const files = [...matching].sort((a, b) => a.localeCompare(b, undefined, { numeric: true })).slice(0, limit);
@@ -236,9 +310,9 @@ export class HistoryTools {
 
   async listRevisions(input: ListRevisionsInput, signal: AbortSignal): Promise<string> {
     const site = await this.site(input.site, signal);
-    const path = typeof input.path === 'string' ? input.path : undefined;
+    const path = input.path;
     if (!path) throw new ToolInputError('Give the file as "path", exactly as the list-files tool returned it.');
-    const limit = limitOf(input.limit, LIMITS.revisions);
+    const limit = input.limit;
     const all = await this.source.revisions(site.id, path, signal);
     const revisions = all.slice(0, limit).map((r) => ({ id: r.id, date: r.time === undefined ? r.date : formatUtc(r.time), author: r.author }));
     return result(
@@ -249,30 +323,28 @@ export class HistoryTools {
 
   async getRevision(input: GetRevisionInput, signal: AbortSignal): Promise<string> {
     const site = await this.site(input.site, signal);
-    const id = textOf(input.revisionId);
+    const id = input.revisionId;
     if (!id) throw new ToolInputError('Give the revision as "revisionId" (see the list-revisions tool).');
-    const max = limitOf(input.maxChars, LIMITS.contentChars);
+    this.requireContentConsent(input.site, site);
+    const max = input.maxChars;
     const content = await this.source.content(site.id, id, signal);
     const { text: shown, truncated } = capContent(content, max);
-    const path = typeof input.path === 'string' ? input.path : undefined;
+    const path = input.path;
     return result(
       `Content of revision ${id}${path ? ` of ${JSON.stringify(path)}` : ''} on site ${JSON.stringify(site.name)}: ${truncated ? `CUT after ${shown.length} of ${content.length} characters (raise "maxChars", up to ${LIMITS.contentChars.max}, for more)` : `complete, ${content.length} characters`}.`,
       { site: { id: site.id, name: site.name }, revisionId: id, ...(path ? { path } : {}), truncated, totalChars: content.length, content: shown },
     );
   }
 
-  private scope(siteId: string, input: { path?: unknown; folder?: unknown }): Scope {
-    const path = typeof input.path === 'string' && input.path !== '' ? input.path : undefined;
-    return path ? { siteId, file: path } : { siteId, folder: folderOf(input.folder) };
-  }
-
   async searchHistory(input: SearchHistoryInput, signal: AbortSignal): Promise<string> {
     const site = await this.site(input.site, signal);
-    const pattern = typeof input.query === 'string' ? input.query : '';
+    const pattern = input.pattern;
     if (!pattern) throw new ToolInputError('Give the text (or regular expression) to look for as "query".');
-    const mode = input.mode === 'contains' ? 'contains' : 'changes';
-    const limit = limitOf(input.limit, LIMITS.searchFiles);
-    const scope = this.scope(site.id, input);
+    // Its result quotes matching lines: revision contents.
+    this.requireContentConsent(input.site, site);
+    const mode = input.mode;
+    const limit = input.limit;
+    const scope: Scope = { siteId: site.id, ...input.scope };
     const files: FileSearchResult[] = [];
     let found = 0;
     let summary;
@@ -319,11 +391,11 @@ export class HistoryTools {
   async siteChanges(input: SiteChangesInput, signal: AbortSignal): Promise<string> {
     const site = await this.site(input.site, signal);
     const period: Period = periodOf(input.period, input.since);
-    const authors = Array.isArray(input.authors) ? input.authors.filter((a): a is string => typeof a === 'string' && a.trim() !== '') : typeof input.authors === 'string' && input.authors.trim() ? [input.authors] : [];
-    const limit = limitOf(input.limit, LIMITS.changedFiles);
+    const { authors, limit } = input;
+    const folder = input.scope.folder;
     let summary;
     try {
-      summary = await scanSiteChanges({ scope: { siteId: site.id, folder: folderOf(input.folder) }, source: this.scans, signal, filter: { period, authors, now: Date.now() } });
+      summary = await scanSiteChanges({ scope: { siteId: site.id, folder }, source: this.scans, signal, filter: { period, authors, now: Date.now() } });
     } catch (e) {
       if (e instanceof PeriodError || e instanceof ZoneError) throw new ToolInputError(e.message);
       throw e;
@@ -338,7 +410,6 @@ export class HistoryTools {
       newestInPeriod: f.newest.id,
       lastBeforePeriod: f.before?.id ?? null,
     }));
-    const folder = folderOf(input.folder);
     return result(
       `Changes on site ${JSON.stringify(site.name)} (id ${site.id})${folder ? ` under ${JSON.stringify(folder)}` : ''} ${describePeriod(period)}${authors.length ? ` by ${authors.map((a) => JSON.stringify(a)).join(', ')}` : ''}: ${all.length} of ${summary.total ?? 0} files changed, ${summary.builder.revisionCount} revisions${all.length > files.length ? `; the ${files.length} most recently changed files are listed (raise "limit" for more)` : ''}${summary.failed ? `; ${summary.failed} files could not be read` : ''}. Files newest change first; dates in UTC. To see what changed in a file, compare the content of lastBeforePeriod (null: the file is new) with newestInPeriod (get-revision tool).`,
       { site: { id: site.id, name: site.name }, authors: summary.builder.authors(), total: all.length, files },

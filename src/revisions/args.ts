@@ -3,6 +3,7 @@
 // (the active editor; for a site, a pick of the visible sites).
 import * as vscode from 'vscode';
 import type { Site } from '../api/types';
+import { withoutUserinfo } from '../api/userinfo';
 import { SiteNode } from '../sites/sitesTree';
 import { displayText } from '../util/text';
 import type { RevisionsController } from './controller';
@@ -43,7 +44,7 @@ export async function siteOf(ctl: RevisionsController, arg: unknown, placeHolder
   const pick = await vscode.window.showQuickPick(
     sites.map((s) => {
       const f = ctl.mapping.get(s.id);
-      return { label: displayText(s.name), description: [s.server_type, s.domain].filter(Boolean).join(' · '), detail: f ? vscode.l10n.t('Mapped to {0}', shownUri(f)) : undefined, site: s };
+      return { label: displayText(s.name), description: [s.server_type, withoutUserinfo(s.domain)].filter(Boolean).join(' · '), detail: f ? vscode.l10n.t('Mapped to {0}', shownUri(f)) : undefined, site: s };
     }),
     { placeHolder, matchOnDescription: true },
   );

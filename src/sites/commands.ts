@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { isApiError, type HttpStatusError, type NetworkError } from '../api/errors';
 import type { SaveSiteResult, Site, SiteFields } from '../api/types';
+import { withoutUserinfo } from '../api/userinfo';
 import type { Session } from '../auth/session';
 import { inform, message, plain, showWarning, type MessageText } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
@@ -59,7 +60,7 @@ async function siteArg(model: SitesModel, arg: unknown, placeHolder: string): Pr
   if (typeof arg === 'string') return model.find(arg) ?? (await model.all()).find((s) => s.id === arg);
   const sites = await model.visibleSites();
   const pick = await vscode.window.showQuickPick(
-    sites.map((s) => ({ label: s.name, description: [s.server_type, s.domain].filter(Boolean).join(' · '), site: s })),
+    sites.map((s) => ({ label: s.name, description: [s.server_type, withoutUserinfo(s.domain)].filter(Boolean).join(' · '), site: s })),
     { placeHolder, matchOnDescription: true },
   );
   return pick?.site;

@@ -8,13 +8,14 @@
 // Get Sites first (freshSite).
 import * as vscode from 'vscode';
 import type { ListIssues, Site } from '../api/types';
+import { withoutSiteUserinfo } from '../api/userinfo';
 import type { Session } from '../auth/session';
 import type { CachedSite, DiskStore } from '../store';
 import { InFlight } from '../util/inflight';
 import { describeError } from '../ui/notify';
 import { setContext } from '../ui/context';
 import { background } from '../util/background';
-import { failureOf, isOffline, type ViewProblem, type ViewState } from './viewState';
+import { failureOf, isOffline, serviceWordsOf, type ServiceWords, type ViewProblem, type ViewState } from './viewState';
 import { Disposable } from '../util/disposable';
 
 export type { ViewState } from './viewState';
@@ -32,7 +33,9 @@ export function compareSites(a: Site, b: Site): number {
 export function matchesFilter(site: Site, filter: string): boolean {
   if (!filter) return true;
   const f = filter.toLowerCase();
-  return [site.name, site.domain, site.server_type, site.web_url, site.dir].some((v) => v.toLowerCase().includes(f));
+  // What the view shows is what a filter finds (never a password in a URL: typing it finds nothing).
+  const shown = withoutSiteUserinfo(site);
+  return [site.name, shown.domain, site.server_type, shown.web_url, site.dir].some((v) => v.toLowerCase().includes(f));
 }
 
 export class SitesModel extends Disposable {
@@ -45,6 +48,12 @@ export class SitesModel extends Disposable {
   private readonly _onDidChangeState = new vscode.EventEmitter<ViewState>();
   /** Fires when the view's state (loading, ready, error…) changes; it does not re-render the tree. */
   readonly onDidChangeState = this._onDidChangeState.event;
+  private readonly _onDidFailWithWords = new vscode.EventEmitter<ServiceWords>();
+  /**
+   * Fires when a load of the sites fails and the service said why in its own words (the view's
+   * welcome content, fixed text, cannot carry them: the view shows them beside it).
+   */
+  readonly onDidFailWithWords = this._onDidFailWithWords.event;
 
   private sites: Site[] | undefined;
   private inflight = new InFlight();
@@ -68,7 +77,7 @@ export class SitesModel extends Disposable {
     private readonly disk: () => Promise<DiskStore | undefined> = () => Promise.resolve(undefined),
   ) {
     super();
-    for (const emitter of [this._onDidChange, this._onDidRefresh, this._onDidChangeState]) this.own(emitter);
+    for (const emitter of [this._onDidChange, this._onDidRefresh, this._onDidChangeState, this._onDidFailWithWords]) this.own(emitter);
     this.own(
       session.onDidChangeOnline((online) => {
         if (!online) {
@@ -171,6 +180,8 @@ export class SitesModel extends Disposable {
           this.log.error(`Could not load the sites: ${this._error}`);
           const f = failureOf(e);
           this.setState(f.state, f.problem);
+          const words = serviceWordsOf(e);
+          if (words) this._onDidFailWithWords.fire(words);
         }
         throw e;
       }

@@ -2,6 +2,7 @@
 // by the revisions feature through `setSiteChildren`.
 import * as vscode from 'vscode';
 import type { Site, ServerType } from '../api/types';
+import { withoutSiteUserinfo, withoutUserinfo } from '../api/userinfo';
 import { skippedNode } from '../tree/message';
 import { TreeNode } from '../tree/node';
 import { appendData, dataTooltip } from '../ui/markdown';
@@ -31,7 +32,7 @@ export function siteIcon(site: Site): vscode.ThemeIcon {
 
 /** `server_type · domain`, plus "shared by <owner>" (or "shared") for sites other users share with you. */
 export function siteDescription(site: Site): string {
-  const parts = [site.server_type || 'None', site.domain].filter(Boolean).join(' · ');
+  const parts = [site.server_type || 'None', withoutUserinfo(site.domain)].filter(Boolean).join(' · ');
   if (!site.shared) return parts;
   const owner = site.user.trim();
   return owner ? vscode.l10n.t('{0} · shared by {1}', parts, owner) : vscode.l10n.t('{0} · shared', parts);
@@ -39,9 +40,11 @@ export function siteDescription(site: Site): string {
 
 /**
  * The useful fields of a site as label/value pairs, empty values included: the one list behind
- * the tooltip and Copy Site Details. Never a password.
+ * the tooltip and Copy Site Details. Never a password, not even one inside a URL.
  */
-export function siteDetailRows(site: Site): [string, string][] {
+export function siteDetailRows(full: Site): [string, string][] {
+  // Hosts and URLs without user:password@ (the disk cache, the tools and the quick picks do the same).
+  const site = withoutSiteUserinfo(full);
   const yes = vscode.l10n.t('yes');
   return [
     [vscode.l10n.t('Type'), site.server_type],

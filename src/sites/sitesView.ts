@@ -3,12 +3,48 @@
 // tree has no rows and no `message`: so the view sets a message only over rows — an active
 // filter over a loaded list, or the cached list shown while offline (then the title bar has
 // Retry, and the description says "offline · cached 3 hours ago") — never in a failure state.
+// What the service said about a failure, in its own words, cannot be welcome content (fixed
+// text): it is shown in a notification beside it, with Retry and Show Log (ServiceWordsNotice).
 import * as vscode from 'vscode';
 import { relativeTime } from '../revisions/time';
 import type { TreeNode } from '../tree/node';
 import { translate } from '../l10n';
+import { message, plain, showError, type MessageText } from '../ui/messages';
+import { background } from '../util/background';
+import { asSentence } from '../util/l10n';
 import type { SitesModel } from './sitesModel';
 import { SITES_VIEW, type SitesTreeProvider } from './sitesTree';
+import type { ServiceWords } from './viewState';
+
+/**
+ * The service's own words about a failed load of the sites ("Your subscription has expired"),
+ * where the user looks: an error notification with Retry and Show Log, beside the view's welcome
+ * content. As text (plain(): no link, no command, no control character), in a sentence of its
+ * own after ours. The same words are not shown again while their notification is open.
+ */
+export class ServiceWordsNotice {
+  private open: MessageText | undefined;
+
+  show(words: ServiceWords): void {
+    const said = plain(asSentence(words.text));
+    const text =
+      words.status === undefined
+        ? message('Your sites could not be loaded. The service said: “{0}”', said)
+        : message('Your sites could not be loaded. The service answered with HTTP status {0} and said: “{1}”', words.status, said);
+    if (this.open === text) return;
+    this.open = text;
+    const retry = vscode.l10n.t('Retry');
+    const log = vscode.l10n.t('Show Log');
+    background(
+      'Showing what the service said',
+      Promise.resolve(showError(text, retry, log)).then(async (pick) => {
+        if (this.open === text) this.open = undefined;
+        if (pick === retry) await vscode.commands.executeCommand('siteRevisions.refresh');
+        else if (pick === log) await vscode.commands.executeCommand('siteRevisions.showLog');
+      }),
+    );
+  }
+}
 
 export function createSitesView(model: SitesModel, provider: SitesTreeProvider): { view: vscode.TreeView<TreeNode>; disposables: vscode.Disposable[] } {
   const view = vscode.window.createTreeView(SITES_VIEW, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
@@ -29,5 +65,9 @@ export function createSitesView(model: SitesModel, provider: SitesTreeProvider):
   const timer = setInterval(() => {
     if (model.state === 'offline') update();
   }, 60_000);
-  return { view, disposables: [view, model.onDidChange(update), model.onDidChangeState(update), { dispose: () => clearInterval(timer) }] };
+  const notice = new ServiceWordsNotice();
+  return {
+    view,
+    disposables: [view, model.onDidChange(update), model.onDidChangeState(update), model.onDidFailWithWords((w) => notice.show(w)), { dispose: () => clearInterval(timer) }],
+  };
 }

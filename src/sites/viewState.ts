@@ -2,7 +2,7 @@
 // puts it in. The workbench draws the welcome content of the state (package.json viewsWelcome:
 // one explanation and its buttons per state, one extra sentence per hint), so every state here
 // has its own entry there; unit test `viewState.test` checks that they match.
-import { isApiError, type ApiError, type HttpStatusError, type InvalidReplyError, type NetworkError } from '../api/errors';
+import { isApiError, type ApiError, type HttpStatusError, type InvalidReplyError, type NetworkError, type ServiceError } from '../api/errors';
 
 /**
  * What the Sites view shows. The failure states are the last six. `offline`: the service cannot
@@ -73,4 +73,30 @@ export function failureOf(e: unknown): Failure {
     default:
       return { state: 'error' };
   }
+}
+
+/** What the service itself said about a failure: its text, and the HTTP status it came with (none: HTTP 200). */
+export interface ServiceWords {
+  text: string;
+  status?: number;
+}
+
+/**
+ * The service's own words in a failed load — the `error` of a `{success:false, error}` reply, with
+ * HTTP 200 or with an error status — shown to the user as they are ("Your subscription has
+ * expired"); undefined when it sent none (a dropped connection, an HTML page, a refused sign-in,
+ * which the session handles).
+ */
+export function serviceWordsOf(e: unknown): ServiceWords | undefined {
+  if (!isApiError(e)) return undefined;
+  if (e.kind === 'service') {
+    const text = (e as ServiceError).serviceMessage.trim();
+    return text ? { text } : undefined;
+  }
+  if (e.kind === 'http') {
+    const h = e as HttpStatusError;
+    const text = h.serviceMessage?.trim();
+    return text ? { text, status: h.status } : undefined;
+  }
+  return undefined;
 }

@@ -6,6 +6,7 @@
 // a 0/1 flag; and user:password@ is removed from the fields that hold URLs (a token in a git URL
 // is a password too). Reading is tolerant: an odd entry costs that entry, not the list.
 import { SITE_SECRET_FIELDS, SITE_STRING_FIELDS, type Site, type SiteSecretField, type SiteStringField } from '../api/types';
+import { SITE_URL_FIELDS, withoutUserinfo } from '../api/userinfo';
 
 /** A site as the disk store keeps it: no secret field. */
 export type CachedSite = Omit<Site, SiteSecretField>;
@@ -25,7 +26,7 @@ export const CACHED_SITE_FIELDS: readonly Exclude<SiteStringField, SiteSecretFie
 );
 
 /** Fields that hold URLs or hosts: their user:password@ part is never stored. */
-const URL_FIELDS: ReadonlySet<string> = new Set(['domain', 'web_url', 'git_url', 'db_phpmyadmin']);
+const URL_FIELDS: ReadonlySet<string> = new Set(SITE_URL_FIELDS);
 
 /** Flags whose name suggests a secret: kept only as 0, 1 or empty. */
 const FLAG_ONLY: ReadonlySet<string> = new Set(['save_password']);
@@ -35,11 +36,6 @@ function text(v: unknown): string | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v === 'boolean') return v ? '1' : '0';
   return undefined;
-}
-
-/** scheme://user:password@host… → scheme://host… (any userinfo, also a bare token). */
-function withoutUserinfo(v: string): string {
-  return v.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/?#\s]*@/gi, '$1');
 }
 
 /** The site as it may be stored: allow-listed fields as strings, `shared` as a boolean; undefined without an id. */

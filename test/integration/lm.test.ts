@@ -208,6 +208,35 @@ describe('Language-model tools', function () {
       assert.match(String(one?.invocationMessage), /Searching the history for "x"/);
     });
 
+    it('a scan’s cost comes from the input the run reads: an empty path, or a path given to Site Changes, still asks; so does a preparation that fails', async () => {
+      const token = new vscode.CancellationTokenSource().token;
+      const files = (await serviceRead<{ files: string[] }>(url, `/api/revisions?site=${marketing.id}`)).files;
+      const lm = (await api.history()).lmTools;
+      const empty = await lm.prepare(TOOL_NAMES.searchHistory, { site: marketing.id, path: '', query: 'x' }, token);
+      assert.equal(empty?.confirmationMessages?.title, `Search the history of ${files.length} files?`);
+      const odd = await lm.prepare(TOOL_NAMES.searchHistory, { site: marketing.id, path: 42, query: 'x' }, token);
+      assert.equal(odd?.confirmationMessages?.title, `Search the history of ${files.length} files?`);
+      const changes = await lm.prepare(TOOL_NAMES.siteChanges, { site: marketing.id, path: 'index.html' }, token);
+      assert.equal(changes?.confirmationMessages?.title, `List the changes of ${files.length} files?`);
+      // What the preparation cannot work out, it asks about: an unknown site, a file list the service refuses.
+      const unknown = await lm.prepare(TOOL_NAMES.siteChanges, { site: 'no such site at all' }, token);
+      assert.equal(unknown?.confirmationMessages?.title, 'List the changes of every file in the scope?');
+      await control(url, 'config', { appendSites: [{ id: '9100', name: 'Ghost site', server_type: 'FTP', shared: false }] });
+      try {
+        api.model.refresh();
+        assert.ok((await api.model.all()).some((s) => s.id === '9100'), 'the site is listed');
+        const refused = await lm.prepare(TOOL_NAMES.siteChanges, { site: '9100', folder: 'docs' }, token);
+        assert.equal(refused?.confirmationMessages?.title, 'List the changes of every file in the scope?');
+        const message = refused!.confirmationMessages!.message as vscode.MarkdownString;
+        assert.match(message.value.replace(/&nbsp;/g, ' '), /the files in the folder "docs" of the site "Ghost site"; how many files that is could not be worked out/);
+        const search = await lm.prepare(TOOL_NAMES.searchHistory, { site: '9100', query: 'x' }, token);
+        assert.equal(search?.confirmationMessages?.title, 'Search the history of every file in the scope?');
+      } finally {
+        await control(url, 'config', { appendSites: [] });
+        api.model.refresh();
+      }
+    });
+
     it('site changes: the files changed in the last 7 days, by author, with the revisions to compare', async () => {
       type Changes = { total: number; files: { path: string; revisions: { id: string; author: string }[]; newestInPeriod: string; lastBeforePeriod: string | null }[] };
       const all = dataOf<Changes>(keep(await invoke(TOOL_NAMES.siteChanges, { site: marketing.id, period: 'last7days' })));
@@ -226,6 +255,86 @@ describe('Language-model tools', function () {
       assert.ok(byLena.files.every((f) => f.revisions.every((r) => r.author === lena)));
       assert.match(textOf(await invoke(TOOL_NAMES.siteChanges, { site: marketing.id, period: 'since', since: 'last friday' })), /YYYY-MM-DD/);
     });
+  });
+
+  it('revision contents go out only after the user’s yes, asked once per site, also to an extension that invokes the tool without a chat', async () => {
+    const token = new vscode.CancellationTokenSource().token;
+    const own = sites.filter((s) => !s.shared);
+    const [first, second, third] = [own.find((s) => s.server_type === 'FTP')!, own.find((s) => s.server_type === 'SFTP')!, own.find((s) => s.server_type === 'WebDAV')!];
+    assert.ok(first && second && third, 'three sites of the demo user');
+    const files = (await serviceRead<{ files: string[] }>(url, `/api/revisions?site=${first.id}`)).files;
+    const revs = (await serviceRead<{ revisions: { id: string }[] }>(url, `/api/revisions?site=${first.id}&file=${encodeURIComponent(files[0]!)}&no_content=1`)).revisions;
+    const content = (await serviceRead<{ content: string }>(url, `/api/revisions?site=${first.id}&revision=${revs[0]!.id}`)).content;
+    // A fresh sign-in: no site is allowed yet (the answers are kept in memory, until sign-out).
+    await api.session.signOut();
+    await signInDemo(url);
+    const features = await api.history();
+    const lm = features.lmTools;
+    // What VS Code gets when it prepares each invocation (the tool registered at activation calls this).
+    const prepared: (vscode.PreparedToolInvocation | undefined)[] = [];
+    const original = lm.prepare;
+    lm.prepare = async (...args) => {
+      const p = await original.apply(lm, args);
+      prepared.push(p);
+      return p;
+    };
+    try {
+      // Invoked as any extension can: vscode.lm.invokeTool, no chat. VS Code asks the user with the
+      // confirmation the preparation returns (in this test host its dialogs answer yes).
+      const r = dataOf<{ content: string }>(keep(await invoke(TOOL_NAMES.getRevision, { site: first.id, revisionId: revs[0]!.id, path: files[0] })));
+      assert.equal(prepared.length, 1, 'VS Code prepared the invocation');
+      const asked = prepared[0]?.confirmationMessages;
+      assert.equal(asked?.title, 'Hand out the content of revisions?');
+      assert.ok(asked?.message instanceof vscode.MarkdownString);
+      const said = asked.message.value.replace(/&nbsp;/g, ' ');
+      assert.ok(said.includes(`of the site "${first.name}"`) && said.includes(`revision "${revs[0]!.id}"`), said);
+      assert.match(said, /any installed extension/);
+      assert.equal(r.content, content, 'after the yes, the content');
+      // Once per site: the same site by its name asks nothing more; another site is asked.
+      await invoke(TOOL_NAMES.getRevision, { site: first.name, revisionId: revs[revs.length - 1]!.id });
+      assert.equal(prepared.length, 2);
+      assert.equal(prepared[1]?.confirmationMessages, undefined, 'the site was allowed');
+      const other = await lm.prepare(TOOL_NAMES.getRevision, { site: second.id, revisionId: '1' }, token);
+      assert.equal(other?.confirmationMessages?.title, 'Hand out the content of revisions?');
+      // A search of one file quotes the lines that match: the same question for a site not allowed.
+      const search = await lm.prepare(TOOL_NAMES.searchHistory, { site: second.id, path: 'index.php', query: 'x' }, token);
+      assert.equal(search?.confirmationMessages?.title, 'Hand out the content of revisions?');
+      assert.match((search!.confirmationMessages!.message as vscode.MarkdownString).value.replace(/&nbsp;/g, ' '), /The result quotes the lines that match\./);
+    } finally {
+      lm.prepare = original;
+    }
+    // An invocation that no confirmation came before reads nothing, and says why.
+    await control(url, 'reset-stats');
+    const unprepared = async (name: string, input: object) => textOf((await features.tools.get(name)!.invoke({ input, toolInvocationToken: undefined }, token))!);
+    const unasked = await unprepared(TOOL_NAMES.getRevision, { site: third.id, revisionId: '1' });
+    assert.match(unasked, /has not allowed the tools to hand out the content of revisions of site/);
+    const unaskedSearch = await unprepared(TOOL_NAMES.searchHistory, { site: third.id, path: 'index.php', query: 'x' });
+    assert.match(unaskedSearch, /has not allowed/);
+    assert.deepEqual((await control(url, 'stats')).requests.filter((q) => q.operation !== 'getSites').map((q) => q.operation), [], 'no revision was read');
+    // Sign-out forgets every answer: signed in again, the first site is asked again.
+    await api.session.signOut();
+    await signInDemo(url);
+    const again = await lm.prepare(TOOL_NAMES.getRevision, { site: first.id, revisionId: revs[0]!.id }, token);
+    assert.equal(again?.confirmationMessages?.title, 'Hand out the content of revisions?');
+  });
+
+  it('sites are handed out without user:password@ in their host and web URL; a filter does not find the password', async () => {
+    const site = sites.find((s) => !s.shared && s.server_type === 'SFTP')!;
+    const secretHost = `deploy:Host-S3cret-pw@${site.domain}`;
+    const secretUrl = site.web_url.replace('https://', 'https://admin:Url-S3cret-pw@');
+    await api.session.call((c) => c.updateSite(site.id, { name: site.name, domain: secretHost, web_url: secretUrl }));
+    try {
+      api.model.refresh();
+      const listed = dataOf<{ sites: { id: string; host: string; webUrl: string }[] }>(await invoke(TOOL_NAMES.listSites, {}));
+      const got = listed.sites.find((s) => s.id === site.id)!;
+      assert.deepEqual([got.host, got.webUrl], [site.domain, site.web_url]);
+      const all = JSON.stringify(listed);
+      assert.ok(!all.includes('S3cret') && !all.includes('deploy:') && !all.includes('admin:'), all);
+      assert.deepEqual(dataOf<{ sites: unknown[] }>(await invoke(TOOL_NAMES.listSites, { filter: 'S3cret' })).sites, [], 'the password is not there to find');
+    } finally {
+      await api.session.call((c) => c.updateSite(site.id, { name: site.name, domain: site.domain, web_url: site.web_url }));
+      api.model.refresh();
+    }
   });
 
   it('signed out: every tool answers that the user must sign in, and sends nothing', async () => {

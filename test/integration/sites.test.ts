@@ -8,6 +8,7 @@ import type { Site } from '../../src/api/types';
 import { DEMO } from '../server/demo';
 import { ext, testService, waitFor } from './util';
 import { control, isDisposed, settled, signInDemo, stubWindow } from './support';
+import { screen } from './screen';
 import type { SiteRevisionClient } from '../../src/api';
 
 describe('Sites', function () {
@@ -198,6 +199,38 @@ describe('Sites', function () {
     assert.ok(text.includes(site.name));
     assert.ok(!text.includes(site.ftp_pass));
     assert.equal(await vscode.env.clipboard.readText(), text);
+  });
+
+  it('hosts and URLs with user:password@: Copy Site Details, the row and its tooltip show them without it', async () => {
+    const site = (await api.model.all()).find((s) => !s.shared && s.domain && s.web_url)!;
+    const fields = { domain: `deploy:Host-S3cret-pw@${site.domain}`, web_url: site.web_url.replace('://', '://admin:Url-S3cret-pw@'), db_phpmyadmin: 'https://pma:Db-S3cret-pw@db.example/' };
+    await api.session.call((c) => c.updateSite(site.id, { name: site.name, ...fields }));
+    try {
+      api.model.refresh();
+      const stored = (await api.model.all()).find((s) => s.id === site.id)!;
+      assert.equal(stored.domain, fields.domain, 'the service holds the URLs with their passwords');
+      const text = (await vscode.commands.executeCommand('siteRevisions.copySiteDetails', site.id)) as string;
+      const clipboard = await vscode.env.clipboard.readText();
+      assert.equal(clipboard, text);
+      assert.ok(!/S3cret|deploy:|:\/\/admin:|pma:/.test(clipboard), clipboard);
+      for (const line of [`Host: ${site.domain}`, `Web URL: ${site.web_url}`, 'Database admin: https://db.example/']) assert.ok(clipboard.includes(line), `${line} in ${clipboard}`);
+      const node = (await sites()).find((n) => n.site.id === site.id)!;
+      const item = node.getTreeItem();
+      for (const shown of [String(item.description), (item.tooltip as vscode.MarkdownString).value, item.accessibilityInformation?.label ?? '']) {
+        assert.ok(!shown.includes('S3cret'), shown);
+      }
+      assert.ok(String(item.description).endsWith(site.domain), String(item.description));
+      // What the view draws: the row's description.
+      const s = screen();
+      if (s) {
+        await s.openSitesView();
+        const rows = await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith(site.name) && x.includes(site.domain)), `the row of ${site.name}`);
+        assert.ok(!rows.join('\n').includes('S3cret'), JSON.stringify(rows));
+      }
+    } finally {
+      await api.session.call((c) => c.updateSite(site.id, { name: site.name, domain: site.domain, web_url: site.web_url, db_phpmyadmin: site.db_phpmyadmin }));
+      api.model.refresh();
+    }
   });
 
   it('an unreachable service (connections dropped) shows the cached sites marked offline, and Retry recovers', async () => {

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import type { FaultKind } from '../server';
+import type { FaultKind, FaultSpec } from '../server';
 import { DEMO } from '../server/demo';
 import { screenOrSkip, type Screen } from './screen';
 import { control, settled, signInDemo } from './support';
@@ -47,6 +47,9 @@ describe('Screen: the Sites view in each failure state', function () {
     await signInDemo(url);
     await vscode.commands.executeCommand('siteRevisions.clearFilter');
     await s.openSitesView();
+    // The first load (and the refresh behind a cached list) under way: settled() then waits for it,
+    // so that the faults a test queues meet the test's own load.
+    await sitesDrawn('at the start');
   });
 
   afterEach(async () => {
@@ -60,7 +63,7 @@ describe('Screen: the Sites view in each failure state', function () {
   });
 
   /** Makes the next loads of the sites fail with `faults`, refreshes, and waits for the state's welcome content. */
-  async function fail(faults: FaultKind[], expect: RegExp): Promise<{ text: string; paragraphs: string[]; buttons: string[] }> {
+  async function fail(faults: (FaultKind | FaultSpec)[], expect: RegExp): Promise<{ text: string; paragraphs: string[]; buttons: string[] }> {
     await settled(api.scheduler, url);
     await control(url, 'config', { failNext: faults });
     // The view's own load meets the faults (a failure is not kept: a later load asks again).
@@ -134,6 +137,62 @@ describe('Screen: the Sites view in each failure state', function () {
     assert.equal(api.model.state, 'error');
     await showLogShows(() => s.clickWelcomeButton('Show Log'), /HTTP 500/);
     await retryRecovers();
+  });
+
+  /** The messages of the notifications drawn (the center is opened: no toasts under the runner) that contain `part`. */
+  async function notificationsWith(part: string, expect: (texts: string[]) => boolean, what: string): Promise<string[]> {
+    await vscode.commands.executeCommand('notifications.showList');
+    return (await s.until(() => s.notifications(), (t) => expect(t.filter((x) => x.includes(part))), what)).filter((x) => x.includes(part));
+  }
+  const notificationButtons = (part: string) => ({ selector: `.notifications-center .notification-list-item:has-text(${JSON.stringify(part)}) .monaco-button` });
+  const notificationButton = (part: string, label: string) => ({ ...notificationButtons(part), hasText: label });
+
+  it('the service refuses in its own words (HTTP 200): a notification says them, as text, beside the welcome content; its Retry reloads', async () => {
+    const words = 'Your subscription has expired. Renew it: [Billing](command:siteRevisions.signOut)';
+    try {
+      const w = await fail([{ kind: 'serviceError', error: words }], /answered with an error/);
+      assert.deepEqual(w.paragraphs, ['The service answered with an error, so your sites could not be loaded.', 'Its message is shown in a notification, and in the log.']);
+      assert.deepEqual(w.buttons, ['Retry', 'Sign In Again', 'Show Log']);
+      const shown = await notificationsWith('Your subscription has expired', (t) => t.length > 0, 'the service’s words in a notification');
+      // Our sentence, then theirs, quoted and ended; its link is text, not a link or a command.
+      assert.deepEqual(shown, ['Your sites could not be loaded. The service said: “Your subscription has expired. Renew it: [Billing] (command:siteRevisions.signOut).”']);
+      assert.deepEqual(await s.notificationLinks(), [], 'no link is drawn inside a notification message');
+      assert.deepEqual(
+        (await s.texts(notificationButtons('Your subscription has expired'))).map((b) => b.trim()),
+        ['Retry', 'Show Log'],
+      );
+      await control(url, 'config', { failNext: [] });
+      await s.click(notificationButton('Your subscription has expired', 'Retry'));
+      await sitesDrawn('after Retry in the notification');
+      assert.equal(api.session.state, 'signedIn', 'no command link ran');
+      await notificationsWith('Your subscription has expired', (t) => t.length === 0, 'the notification closed by its button');
+    } finally {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
+    }
+  });
+
+  it('the service answers HTTP 500 with its own words: a notification says them and the status, once while it is open; its Show Log shows them', async () => {
+    const faulted = async (n: number) => waitFor(async () => (await control(url, 'stats')).requests.filter((r) => r.fault === 'http500').length >= n, { message: `${n} loads answered with HTTP 500` });
+    await control(url, 'reset-stats');
+    try {
+      const w = await fail([{ kind: 'http500', error: 'Account locked' }], /answered with an error/);
+      assert.match(w.text, /It answered with an HTTP error status\./);
+      const expected = 'Your sites could not be loaded. The service answered with HTTP status 500 and said: “Account locked.”';
+      assert.deepEqual(await notificationsWith('Account locked', (t) => t.length > 0, 'the service’s words in a notification'), [expected]);
+      // The same words again while their notification is open: not a second one. Other words after
+      // them are drawn (so the same words, handled before, would be drawn by then too).
+      await fail([{ kind: 'http500', error: 'Account locked' }], /answered with an error/);
+      await faulted(2);
+      await settled(api.scheduler, url);
+      await fail([{ kind: 'serviceError', error: 'Maintenance until 14:00 UTC' }], /answered with an error/);
+      await notificationsWith('Maintenance until 14:00 UTC', (t) => t.length === 1, 'the other words in a notification');
+      assert.deepEqual(await notificationsWith('Account locked', (t) => t.length > 0, 'the first notification'), [expected], 'one notification for the same words');
+      await showLogShows(() => s.click(notificationButton('Account locked', 'Show Log')), /Could not load the sites: .*HTTP 500: Account locked/);
+    } finally {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
+    }
   });
 
   it('the service sends an HTML page: the explanation, and Retry · Sign In Again · Show Log', async () => {

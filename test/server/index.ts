@@ -18,21 +18,27 @@ import { formatDate } from './model';
 export type { Operation } from './operations';
 export { DEMO } from './demo';
 
-export type FaultKind = 'http500' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'redirect' | 'drop' | 'truncate' | 'html' | 'empty' | 'echo';
+export type FaultKind = 'http500' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'redirect' | 'drop' | 'truncate' | 'html' | 'empty' | 'echo' | 'serviceError';
 /** The kinds a random fault rate draws from by default. */
 export const FAULT_KINDS: readonly FaultKind[] = ['http500', 'http502', 'http503', 'http504', 'http429', 'drop', 'truncate', 'html', 'empty'];
 /**
  * Every kind, including those only on request (never drawn at random by default): `http401` (an
  * expired session), `redirect` (302 to a sign-in page, as a service URL that points at a website
- * gets) and `echo` (a careless service whose error text quotes the request's site fields back,
- * passwords included; nothing is changed).
+ * gets), `echo` (a careless service whose error text quotes the request's site fields back,
+ * passwords included; nothing is changed) and `serviceError` (HTTP 200 with `{success:false,
+ * error}`: the service refuses in its own words, e.g. "Your subscription has expired").
  */
-export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401', 'redirect', 'echo'];
+export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401', 'redirect', 'echo', 'serviceError'];
 
 export interface FaultSpec {
   kind: FaultKind;
   /** Retry-After header (seconds) for 429/503 (default 0), or for another HTTP fault when set. */
   retryAfterSeconds?: number;
+  /**
+   * The `error` text of a fault that answers `{success:false, error}`: `serviceError`, and
+   * `http500`, `http429`, `http401` (their default texts otherwise).
+   */
+  error?: string;
 }
 
 export interface ServiceConfig {
@@ -186,6 +192,7 @@ function normalizeFault(f: FaultKind | FaultSpec): FaultSpec {
   if (spec.retryAfterSeconds !== undefined && !(Number.isFinite(spec.retryAfterSeconds) && spec.retryAfterSeconds >= 0)) {
     throw new Error('retryAfterSeconds must be a number >= 0');
   }
+  if (spec.error !== undefined && typeof spec.error !== 'string') throw new Error('error must be a string');
   return { ...spec };
 }
 
@@ -486,7 +493,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
 
     if (fault) {
       const retryAfter = fault.retryAfterSeconds ?? (fault.kind === 'http429' || fault.kind === 'http503' ? 0 : undefined);
-      const httpFault = HTTP_FAULTS[fault.kind];
+      const httpFault = HTTP_FAULTS[fault.kind] && {
+        ...HTTP_FAULTS[fault.kind]!,
+        ...(fault.error !== undefined && HTTP_FAULTS[fault.kind]!.type === JSON_TYPE ? { body: JSON.stringify({ success: false, error: fault.error }) } : {}),
+      };
       if (httpFault) {
         record(httpFault.status);
         res.writeHead(httpFault.status, {
@@ -524,6 +534,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
           reply(200, { success: false, error: `Could not connect to ${body.domain ?? 'the server'} with ${quoted || 'no credentials'}` });
           return;
         }
+        case 'serviceError':
+          reply(200, { success: false, error: fault.error ?? 'The service could not do that' });
+          return;
         case 'redirect': {
           const page = htmlPage(302, 'Found', 'This page has moved to the sign-in page.');
           record(302);

@@ -1,7 +1,8 @@
 // The language-model tools' input reading and result shaping (plain Node).
 import * as assert from 'node:assert/strict';
 import type { Site } from '../../src/api/types';
-import { capContent, findSite, LIMITS, limitOf, siteSummary, ToolInputError } from '../../src/lm/results';
+import { ContentConsent } from '../../src/lm/consent';
+import { capContent, findSite, getRevisionInput, LIMITS, limitOf, searchHistoryInput, siteChangesInput, siteSummary, ToolInputError } from '../../src/lm/results';
 
 function site(id: string, name: string, extra: Partial<Site> = {}): Site {
   return { id, name, server_type: 'FTP', domain: 'h', dir: '/', web_url: '', shared: false, ftp_pass: 'secret-ftp', db_password: 'secret-db', ...extra } as Site;
@@ -43,5 +44,52 @@ describe('lm results', () => {
     const cut = capContent(emoji, 10);
     assert.equal(cut.truncated, true);
     assert.equal(cut.text, 'x'.repeat(9));
+  });
+
+  it('a site summary carries the host and web URL without user:password@', () => {
+    const s = siteSummary(site('1', 'A', { domain: 'deploy:Ftp-Pa55@ftp.example.com', web_url: 'https://admin:Web-Pa55@www.example/' }));
+    assert.equal(s.host, 'ftp.example.com');
+    assert.equal(s.webUrl, 'https://www.example/');
+    assert.ok(!JSON.stringify(s).includes('Pa55'));
+  });
+
+  it('a scan’s input is read once, as the run reads it: an empty or odd path scans the folder or site; Site Changes has no path', () => {
+    assert.deepEqual(searchHistoryInput({ site: 'A', path: 'index.php', folder: 'x', query: 'q' }).scope, { file: 'index.php' });
+    for (const path of ['', null, 7, ['a'], { p: 1 }]) {
+      assert.deepEqual(searchHistoryInput({ site: 'A', path, query: 'q' }).scope, { folder: undefined }, JSON.stringify(path));
+      assert.deepEqual(searchHistoryInput({ site: 'A', path, folder: '/wp-content/', query: 'q' }).scope, { folder: 'wp-content' }, JSON.stringify(path));
+    }
+    assert.deepEqual(siteChangesInput({ site: 'A', path: 'index.php' }).scope, { folder: undefined });
+    assert.deepEqual(siteChangesInput({ site: 'A', path: 'index.php', folder: 'docs' }).scope, { folder: 'docs' });
+    const n = searchHistoryInput({ site: ' 12 ', query: 'x', mode: 'contains', isRegExp: 'yes', limit: '3' });
+    assert.deepEqual([n.site, n.pattern, n.mode, n.isRegExp, n.limit], ['12', 'x', 'contains', false, 3]);
+    assert.deepEqual(siteChangesInput({ authors: ['a', ' ', 3, 'b'] }).authors, ['a', 'b']);
+    assert.deepEqual(siteChangesInput({ authors: 'c' }).authors, ['c']);
+    for (const bad of [undefined, null, 'text', [1]]) assert.equal(searchHistoryInput(bad).site, undefined);
+    assert.deepEqual(getRevisionInput({ site: 5, revisionId: 9, path: '' }), { site: '5', revisionId: '9', path: undefined, maxChars: LIMITS.contentChars.default });
+  });
+
+  it('revision contents: allowed per site and account after a confirmation; nothing without one; forgotten on clear', () => {
+    let account: string | undefined = 'https://svc|a@example.com';
+    const consent = new ContentConsent(() => account);
+    assert.equal(consent.allows('1'), false);
+    assert.equal(consent.take('Shop', '1'), false, 'no confirmation was asked: no content');
+    consent.asking('Shop');
+    assert.equal(consent.take('Shop', '1'), true, 'the invocation after the confirmation');
+    assert.equal(consent.allows('1'), true);
+    assert.equal(consent.take('1', '1'), true, 'the site stays allowed, whatever it is called');
+    assert.equal(consent.allows('2'), false, 'another site is not');
+    consent.asking('Blog');
+    assert.equal(consent.take('Shop', '2'), false, 'a confirmation about another reference does not count');
+    assert.equal(consent.take('Blog', '2'), true);
+    assert.equal(consent.take('Blog', '3'), false, 'one confirmation, one invocation');
+    account = 'https://svc|b@example.com';
+    assert.equal(consent.allows('1'), false, 'another account');
+    account = undefined;
+    consent.asking('Shop');
+    assert.equal(consent.take('Shop', '1'), false, 'signed out');
+    account = 'https://svc|a@example.com';
+    consent.clear();
+    assert.equal(consent.allows('1'), false, 'forgotten');
   });
 });

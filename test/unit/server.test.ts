@@ -343,6 +343,22 @@ describe('local service (test/server)', function () {
       assert.equal(svc.requests()[0]!.fault, 'redirect');
     });
 
+    it('serviceError and a fault with an error text: the service refuses in its own words, with HTTP 200 or an error status', async () => {
+      svc.configure({ failNext: [{ kind: 'serviceError', error: 'Your subscription has expired' }, 'serviceError', { kind: 'http500', error: 'Account locked' }, { kind: 'http502', error: 'ignored: an HTML page' }] });
+      const got = [await outcome(), await outcome(), await outcome(), await outcome()] as { status: number; text: string }[];
+      assert.deepEqual(
+        got.slice(0, 3).map((o) => [o.status, JSON.parse(o.text)]),
+        [
+          [200, { success: false, error: 'Your subscription has expired' }],
+          [200, { success: false, error: 'The service could not do that' }],
+          [500, { success: false, error: 'Account locked' }],
+        ],
+      );
+      assert.equal(got[3]!.status, 502);
+      assert.match(got[3]!.text, /<html/);
+      assert.throws(() => svc.configure({ failNext: [{ kind: 'serviceError', error: 7 as unknown as string }] }), /error must be a string/);
+    });
+
     it('a faulted save changes nothing (even a truncated one)', async () => {
       const before = (await sites(svc)).length;
       for (const kind of ['truncate', 'http503', 'drop'] as const) {

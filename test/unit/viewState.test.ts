@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AuthError, HttpStatusError, InvalidReplyError, NetworkError, RedirectError, ServiceError, TimeoutError } from '../../src/api/errors';
 import { asSentence } from '../../src/util/l10n';
-import { failureOf, VIEW_PROBLEMS, VIEW_STATES, type ViewState } from '../../src/sites/viewState';
+import { failureOf, serviceWordsOf, VIEW_PROBLEMS, VIEW_STATES, type ViewState } from '../../src/sites/viewState';
 
 /** The states that explain a failure (the rest: signed out, loading, the list, no sites). */
 const FAILURE_STATES = VIEW_STATES.filter((s) => !(['signedOut', 'loading', 'ready', 'empty'] as ViewState[]).includes(s));
@@ -51,6 +51,14 @@ describe('Sites view failure states', () => {
       [new Error('something else'), 'error', undefined],
     ];
     for (const [e, state, problem] of cases) assert.deepEqual(failureOf(e), problem ? { state, problem } : { state }, String(e));
+  });
+
+  it('the service’s own words: its {success:false, error} text with HTTP 200 or an error status; none otherwise', () => {
+    const op = 'Get Sites';
+    assert.deepEqual(serviceWordsOf(new ServiceError(op, 'Your subscription has expired')), { text: 'Your subscription has expired' });
+    assert.deepEqual(serviceWordsOf(new HttpStatusError(op, 500, undefined, 'Account locked', 'Account locked')), { text: 'Account locked', status: 500 });
+    assert.equal(serviceWordsOf(new HttpStatusError(op, 502, undefined, '<html><body>Bad Gateway')), undefined, 'an excerpt of a page is not the service’s words');
+    for (const e of [new AuthError(op, 'Login required'), new NetworkError(op, 'ECONNRESET', 'reset'), new ServiceError(op, '  '), new Error('x'), 'text']) assert.equal(serviceWordsOf(e), undefined, String(e));
   });
 
   it('package.json draws an explanation and working buttons for every failure state, and a sentence for every hint', () => {
