@@ -36,6 +36,8 @@
 //   lines.runs()          → [{ start, end, revision }]      // decorations, top to bottom
 //   history = history.extend(newerText);  // a newer revision on refresh: one more diff, not all
 //   history.newest()      → the attribution of the newest revision's own lines
+//   await blame.lineHistory(textsOldestFirst, { start, end }, { working })
+//                         → the revisions that changed those lines, newest first (lineHistory.ts)
 // A history keeps only the newest revision's lines with their ids and attribution (not the older
 // texts), and is immutable: `extend` returns a new one, so an attribution already shown stays
 // valid. To stay responsive on a long history, build it step by step instead of with `of` —
@@ -49,3 +51,4 @@
 export { Attribution, BlameHistory, LOCAL, type BlameOptions, type BlameRun, type LineBlame, type LineOrigin } from './blame';
 export { commonRuns, myersLineDiff, type LineDiff } from './diff';
 export { joinLines, lineContents, splitLines, type SplitText } from './lines';
+export { lineHistory, type LineChange, type LineHistoryEntry, type LineHistoryOptions, type LineRange } from './lineHistory';

@@ -63,6 +63,9 @@ export interface ReadOptions {
   priority?: RequestPriority;
 }
 
+/** A list read: `fresh` asks the service now, whatever is cached (the disk's copy only when it cannot be reached). */
+type ListOptions = ReadOptions & { fresh?: boolean };
+
 /** The three reads the store needs (the service client has them). */
 export interface RevisionSource {
   getRevisionFiles(siteId: string, o?: ReadOptions): Promise<ListReply<string>>;
@@ -286,17 +289,22 @@ export class RevisionStore {
    * A list from memory, else the disk's copy or one request (merged with identical reads). A
    * copy from disk (in memory or not) is refreshed behind, with the caller's signal.
    */
-  private list<T extends ListOrigin>(r: ListRead<T>, o: ReadOptions): Promise<T> {
-    const inMemory = r.memory.get(r.key);
+  private list<T extends ListOrigin>(r: ListRead<T>, o: ListOptions): Promise<T> {
+    const inMemory = o.fresh ? undefined : r.memory.get(r.key);
     if (inMemory) {
       this.refreshBehind(r, inMemory, undefined, o.signal);
       return Promise.resolve(inMemory);
     }
     const gen = this.generation;
     const owner = this.owner();
-    const read = this.shared(`${r.id}:${gen}`, o, r.what, (so) => this.listed(r, gen, owner, so));
+    // A fresh read that brings something else than the list shown says so, as a refresh behind does.
+    const before = o.fresh ? r.memory.peek(r.key) : undefined;
+    const read = this.shared(`${r.id}:${gen}${o.fresh ? ':fresh' : ''}`, o, r.what, (so) => this.listed(r, gen, owner, so, o.fresh === true));
     read.then(
-      (shown) => this.refreshBehind(r, shown, owner, o.signal),
+      (shown) => {
+        if (before && !shown.offline && gen === this.generation && !r.same(before, shown)) this.opts.onDidUpdate?.(r.update);
+        this.refreshBehind(r, shown, owner, o.signal);
+      },
       () => undefined,
     );
     return read;
@@ -307,9 +315,9 @@ export class RevisionStore {
    * Fetched: stored on disk; when the service cannot be reached, the disk's copy marked offline
    * instead.
    */
-  private async listed<T extends ListOrigin>(r: ListRead<T>, gen: number, owner: Owner, o: ReadOptions): Promise<T> {
+  private async listed<T extends ListOrigin>(r: ListRead<T>, gen: number, owner: Owner, o: ReadOptions, fresh = false): Promise<T> {
     const d = await owner.disk;
-    if (d && !this.fetchFirst) {
+    if (d && !this.fetchFirst && !fresh) {
       const cached = await r.fromDisk(d);
       this.check(owner, r.what);
       if (cached && gen === this.generation) {
@@ -359,8 +367,8 @@ export class RevisionStore {
       .finally(() => this.behindNow--);
   }
 
-  /** The files of a site as folders: from memory, the disk (refreshed behind) or one request. */
-  siteFiles(siteId: string, o: ReadOptions = {}): Promise<SiteFiles> {
+  /** The files of a site as folders: from memory, the disk (refreshed behind) or one request (`fresh`: one request). */
+  siteFiles(siteId: string, o: ListOptions = {}): Promise<SiteFiles> {
     return this.list<SiteFiles>(
       {
         what: 'Get Revision Files',
@@ -397,9 +405,10 @@ export class RevisionStore {
 
   /**
    * The revisions of a file, newest first: from memory, the disk (refreshed behind) or one
-   * request. Content the service sends anyway goes to the content cache (not the list).
+   * request (`fresh`: one request). Content the service sends anyway goes to the content cache
+   * (not the list).
    */
-  revisions(siteId: string, path: string, o: ReadOptions = {}): Promise<RevisionList> {
+  revisions(siteId: string, path: string, o: ListOptions = {}): Promise<RevisionList> {
     const key = listKey(siteId, path);
     const comparable = (l: RevisionList) => l.items.map((d) => `${d.item.id}\u0000${d.item.date}\u0000${d.item.author}`);
     return this.list<RevisionList>(
@@ -420,25 +429,34 @@ export class RevisionStore {
     );
   }
 
-  private async fetchRevisions(siteId: string, path: string, owner: Owner, o: ReadOptions): Promise<RevisionList> {
+  /**
+   * One Get Revisions, the list stored on disk. Contents the service sends go to the content
+   * cache; with `newestContent`, they are asked for (the reply capped at its bytes) and only the
+   * newest revision's is kept, in memory and on disk.
+   */
+  private async fetchRevisions(siteId: string, path: string, owner: Owner, o: ReadOptions, newestContent?: { maxReplyBytes: number }): Promise<RevisionList> {
     this.requests.revisions++;
-    const raw = await this.request(owner, 'Get Revisions', (c) => c.getRevisions(siteId, path, o));
+    const asked = newestContent ? { ...o, withContent: true, maxResponseBytes: newestContent.maxReplyBytes } : o;
+    const raw = await this.request(owner, 'Get Revisions', (c) => c.getRevisions(siteId, path, asked));
     const seen = new Set<string>();
     const items: RevisionItem[] = [];
-    let withContent = 0;
+    const contents = new Map<string, string>();
     for (const r of raw) {
       if (seen.has(r.id)) continue; // the same revision twice: shown once
       seen.add(r.id);
-      if (typeof r.content === 'string') {
-        withContent++;
-        this.putContent(siteId, r.id, r.content);
-      }
+      if (typeof r.content === 'string') contents.set(r.id, r.content);
       items.push({ id: r.id, date: r.date, author: r.author });
     }
     const list: RevisionList = { siteId, path, items: sortNewestFirst(items), ...(raw.issues?.skipped ? { skipped: raw.issues.skipped } : {}) };
+    const newest = list.items[0]?.item.id;
+    const d = await owner.disk;
+    for (const [id, content] of contents) {
+      if (!newestContent) this.putContent(siteId, id, content);
+      else if (id === newest) await d?.putContent(siteId, id, this.putContent(siteId, id, content));
+    }
     if (raw.issues?.skipped) this.log?.warn(issuesText(`Revisions of a file of site ${siteId}`, raw.issues));
-    this.log?.debug(`Revisions: ${items.length} revisions of a file on site ${siteId}${withContent ? ` (${withContent} sent with content, cached)` : ''}`);
-    await (await owner.disk)?.put({ kind: 'revisions', siteId, path }, items);
+    this.log?.debug(`Revisions: ${items.length} revisions of a file on site ${siteId}${contents.size ? ` (${contents.size} sent with content, ${newestContent ? 'the newest' : 'all'} cached)` : ''}`);
+    await d?.put({ kind: 'revisions', siteId, path }, items);
     return list;
   }
 
@@ -627,6 +645,68 @@ export class RevisionStore {
       if (this.digests.size >= MAX_DIGESTS) this.digests.delete(this.digests.keys().next().value as string);
       this.digests.set(key, digest(bytes));
     }
+  }
+
+  // ---- For the status of a mapped folder (src/status): what is cached, read without a request,
+  // and a file's newest revision with one request.
+
+  /** A site's files from memory or the disk; never a request (undefined: not cached). */
+  async cachedSiteFiles(siteId: string): Promise<SiteFiles | undefined> {
+    return this.cachedList(this.files, filesKey(siteId), 'Get Revision Files', async (d) => {
+      const hit = await d.peek({ kind: 'files', siteId });
+      return hit ? { ...buildFolderModel(hit.value), fetchedAt: hit.fetchedAt } : undefined;
+    });
+  }
+
+  /** A file's revisions from memory or the disk, newest first; never a request (undefined: not cached). */
+  async cachedRevisions(siteId: string, path: string): Promise<RevisionList | undefined> {
+    return this.cachedList(this.lists, listKey(siteId, path), 'Get Revisions', async (d) => {
+      const hit = await d.peek({ kind: 'revisions', siteId, path });
+      return hit ? { siteId, path, items: sortNewestFirst(hit.value), fetchedAt: hit.fetchedAt } : undefined;
+    });
+  }
+
+  private async cachedList<T extends ListOrigin>(memory: ByteLru<string, T>, key: string, what: string, fromDisk: (d: DiskStore) => Promise<T | undefined>): Promise<T | undefined> {
+    const inMemory = memory.get(key);
+    if (inMemory) return inMemory;
+    const gen = this.generation;
+    const owner = this.owner();
+    const d = await owner.disk;
+    const cached = d && (await fromDisk(d));
+    this.check(owner, what);
+    if (cached && gen === this.generation) memory.set(key, cached);
+    return cached;
+  }
+
+  /** The SHA-256 of a revision's content when it was seen or is on disk (nothing is read). */
+  async cachedDigest(siteId: string, revisionId: string): Promise<string | undefined> {
+    return this.digestOf(siteId, revisionId) ?? (await this.disk())?.digestOf(siteId, revisionId);
+  }
+
+  /**
+   * A file's revisions (newest first) and the digest of the newest one's content: from memory or
+   * the disk when both are there; else ONE Get Revisions with content, its reply capped at
+   * `maxReplyBytes` (the list and the newest content kept, the older contents it carried are not);
+   * over the cap, or when the service leaves a content out, the list (no content) and the newest
+   * revision (Get Revision). A file with no revision has no digest.
+   */
+  async newest(siteId: string, path: string, o: ReadOptions & { maxReplyBytes: number }): Promise<{ list: RevisionList; digest: string | undefined }> {
+    const read: ReadOptions = { ...(o.signal ? { signal: o.signal } : {}), priority: o.priority ?? 'background' };
+    let list = await this.cachedRevisions(siteId, path);
+    if (!list) {
+      const gen = this.generation;
+      const owner = this.owner();
+      const key = listKey(siteId, path);
+      list = await this.shared(`newest:${key}:${gen}`, read, 'Get Revisions', (so) => this.fetchRevisions(siteId, path, owner, so, { maxReplyBytes: o.maxReplyBytes })).catch((e: unknown) => {
+        if (!(e instanceof InvalidReplyError && e.problem === 'reply too large')) throw e;
+        return this.revisions(siteId, path, read);
+      });
+      if (gen === this.generation) this.lists.set(key, list);
+    }
+    const newest = list.items[0]?.item.id;
+    if (newest === undefined) return { list, digest: undefined };
+    const sum = (await this.cachedDigest(siteId, newest)) ?? (await this.content(siteId, newest, read).then((bytes) => this.digestOf(siteId, newest) ?? digest(bytes)));
+    return { list, digest: sum };
   }
 
   /** Forgets the file and revision lists (the user refreshed): the next look asks the service first. */

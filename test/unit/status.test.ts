@@ -1,0 +1,238 @@
+// The status of a mapped folder (src/status) over the revision store and its disk cache, against
+// the local service over real HTTP, with working files in a temporary folder: the three groups
+// and the count of local files with no revision, computed here from the service's own data;
+// what each way of asking costs in requests (cold: one Get Revisions per file; cached, after a
+// reload: none; refresh: the lists again); a save updates one file with no request; offline
+// keeps the last known state, marked.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SiteRevisionClient } from '../../src/api';
+import { digest, RevisionStore } from '../../src/revisions/store';
+import { parseRevisionDate } from '../../src/revisions/ordering';
+import { RequestScheduler } from '../../src/scheduler';
+import { isOffline } from '../../src/sites/viewState';
+import { FolderStatus, stateOf, type GroupId } from '../../src/status';
+import { scanStatus, storeSource, type StatusMode } from '../../src/status/scan';
+import { DigestCache, nodeWorkingFs, readWorking } from '../../src/status/working';
+import { DiskStore } from '../../src/store';
+import { DEMO, startService, type RunningService } from '../server';
+
+interface ServiceRevision {
+  id: string;
+  date: string;
+  author: string;
+  content: string;
+}
+
+describe('status of a mapped folder (local service)', function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let client: SiteRevisionClient;
+  let siteId: string;
+  let root: string;
+  let folder: string;
+  let cache: string;
+  const disks: DiskStore[] = [];
+  /** Every file of the site and its revisions, oldest first, straight from the service. */
+  let site: Map<string, ServiceRevision[]>;
+
+  const history = async (p: string): Promise<ServiceRevision[]> =>
+    [...(await client.getRevisions(siteId, p, { withContent: true }))]
+      .map((r) => ({ id: r.id, date: r.date, author: r.author, content: r.content! }))
+      .sort((a, b) => parseRevisionDate(a.date)! - parseRevisionDate(b.date)! || Number(a.id) - Number(b.id));
+  const write = (rel: string, text: string, mtime?: number) => {
+    const file = path.join(folder, ...rel.split('/'));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+    if (mtime !== undefined) fs.utimesSync(file, new Date(mtime), new Date(mtime));
+  };
+  const store = () => {
+    const disk = new DiskStore(cache, { maxBytes: 64 * 1024 * 1024 });
+    disks.push(disk);
+    return new RevisionStore((fn) => fn(client), 16 * 1024 * 1024, undefined, { disk: () => Promise.resolve(disk), isOffline });
+  };
+  const scan = (s: RevisionStore, status: FolderStatus, mode: StatusMode, digests = new DigestCache()) => scanStatus(status, storeSource(s, siteId, mode), nodeWorkingFs(folder), digests, { walkMax: 1000 });
+  const groups = (status: FolderStatus) => {
+    const g = status.groups();
+    const names = (id: GroupId) => g[id].map((e) => e.path);
+    return { changedLocally: names('changedLocally'), newerOnService: names('newerOnService'), onlyOnService: names('onlyOnService'), unknown: g.unknown, localOnly: status.localOnly.count };
+  };
+  const ops = () => service.requests().map((r) => `${r.operation}${/no_content=0/.test(r.url) ? '+content' : ''}`);
+
+  before(async () => {
+    service = await startService({ quiet: true });
+    client = new SiteRevisionClient({ baseUrl: service.url, credentials: () => DEMO.user, timeoutMs: 10_000, retries: 0, scheduler: new RequestScheduler() });
+    siteId = (await client.getSites()).find((s) => s.name === 'Acme Corporate')!.id;
+  });
+  beforeEach(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-status-'));
+    folder = path.join(root, 'site');
+    cache = path.join(root, 'cache');
+    fs.mkdirSync(folder);
+    service.configure({ down: false, latencyMs: 0 });
+    // The seed again (a test adds a revision), as the service lists it now.
+    await (await fetch(`${service.url}/__control/reseed`, { method: 'POST' })).arrayBuffer();
+    site = new Map();
+    for (const p of await client.getRevisionFiles(siteId)) site.set(p, await history(p));
+    service.resetStats();
+  });
+  afterEach(async () => {
+    for (const d of disks.splice(0)) await d.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+  after(async () => {
+    await client.dispose();
+    await service.close();
+  });
+
+  /**
+   * The working folder: every file of the site as its newest revision (old enough), except one
+   * edited here (just now), one that is an older revision written before the newest was saved,
+   * one missing; and two local files with no revision (and a .git folder, which is not counted).
+   */
+  const layout = () => {
+    const paths = [...site.keys()];
+    assert.ok(paths.length >= 4, 'the demo site has files');
+    const [edited, older, missing] = paths;
+    const newestTime = (p: string) => parseRevisionDate(site.get(p)!.at(-1)!.date)!;
+    for (const p of paths) {
+      const revs = site.get(p)!;
+      if (p === missing) continue;
+      if (p === edited) write(p, `${revs.at(-1)!.content}\n// edited here\n`);
+      else if (p === older) write(p, revs[0]!.content, newestTime(p) - 60_000);
+      else write(p, revs.at(-1)!.content, newestTime(p) - 1000);
+    }
+    write('notes/local-only.txt', 'mine\n');
+    write('draft.php', '<?php // not saved to the site yet\n');
+    write('.git/config', '[core]\n');
+    // The oldest revision differs from the newest for the older file (else it would be the same).
+    assert.notEqual(site.get(older!)![0]!.content, site.get(older!)!.at(-1)!.content);
+    return { paths, edited: edited!, older: older!, missing: missing! };
+  };
+
+  it('cold: the groups as the service’s data says, with one Get Revisions (with content) per file and nothing else', async () => {
+    const { paths, edited, older, missing } = layout();
+    service.resetStats();
+    const status = new FolderStatus(false);
+    const r = await scan(store(), status, 'complete');
+    assert.deepEqual(r, { noList: false, offline: false, failed: 0 });
+    assert.deepEqual(groups(status), { changedLocally: [edited], newerOnService: [older], onlyOnService: [missing], unknown: 0, localOnly: 2 });
+    assert.deepEqual(ops().sort(), ['getRevisionFiles', ...paths.map(() => 'getRevisions+content')].sort());
+    // The entries carry the newest revision as the service lists it.
+    const e = status.get(older)!;
+    assert.equal(e.newest?.id, site.get(older)!.at(-1)!.id);
+    assert.equal(e.newest?.digest, digest(Buffer.from(site.get(older)!.at(-1)!.content)));
+  });
+
+  it('cached: after a reload (a new store on the same disk) the same groups with no request; a cached pass before a cold one sends nothing', async () => {
+    const { edited, older, missing } = layout();
+    const fresh = new FolderStatus(false);
+    assert.deepEqual(await scan(store(), fresh, 'cached'), { noList: true, offline: false, failed: 0 }, 'nothing cached yet');
+    assert.equal(service.count(), 0);
+    await scan(store(), new FolderStatus(false), 'complete');
+    for (const d of disks.splice(0)) await d.dispose();
+    service.resetStats();
+    const status = new FolderStatus(false);
+    await scan(store(), status, 'cached');
+    assert.deepEqual(groups(status), { changedLocally: [edited], newerOnService: [older], onlyOnService: [missing], unknown: 0, localOnly: 2 });
+    assert.equal(service.count(), 0, 'no request');
+  });
+
+  it('a save of one file updates its state from its new digest, with no request and no other file read', async () => {
+    const { edited, older } = layout();
+    const s = store();
+    const status = new FolderStatus(false);
+    const digests = new DigestCache();
+    await scan(s, status, 'complete', digests);
+    service.resetStats();
+    const fsys = nodeWorkingFs(folder);
+    // The edited file saved as the newest revision again: it leaves "Changed locally".
+    write(edited, site.get(edited)!.at(-1)!.content);
+    let changes = status.updateWorking(status.get(edited)!.relative, await readWorking(fsys, status.get(edited)!.relative, digests));
+    assert.deepEqual(changes.map((c) => [c.entry.path, c.before, c.after]), [[edited, 'changedLocally', 'same']]);
+    // The older file edited and saved now: newer than the revision, so changed locally.
+    write(older, 'rewritten here\n');
+    changes = status.updateWorking(status.get(older)!.relative, await readWorking(fsys, status.get(older)!.relative, digests));
+    assert.deepEqual(changes.map((c) => [c.entry.path, c.before, c.after]), [[older, 'newerOnService', 'changedLocally']]);
+    // Deleted: only on the service.
+    fs.rmSync(path.join(folder, ...older.split('/')));
+    changes = status.updateWorking(status.get(older)!.relative, await readWorking(fsys, status.get(older)!.relative, digests));
+    assert.deepEqual(changes.map((c) => c.after), ['onlyOnService']);
+    assert.equal(service.count(), 0, 'no request');
+  });
+
+  it('refresh: the lists are asked again (no content); a newer revision saved by a colleague is read once and moves its file to “Newer on the service”', async () => {
+    const { paths, edited, older, missing } = layout();
+    const s = store();
+    const status = new FolderStatus(false);
+    await scan(s, status, 'complete');
+    const same = paths.find((p) => ![edited, older, missing].includes(p))!;
+    const res = await fetch(`${service.url}/__control/add-revision`, { method: 'POST', body: JSON.stringify({ siteId, path: same, content: 'saved by a colleague\n' }) });
+    const added = (await res.json()) as { id: string };
+    service.resetStats();
+    await scan(s, status, 'refresh');
+    assert.deepEqual(groups(status).newerOnService, [older, same].sort((a, b) => status.get(a)!.relative.localeCompare(status.get(b)!.relative, undefined, { numeric: true })));
+    assert.equal(status.get(same)!.newest?.id, added.id);
+    assert.deepEqual(ops().sort(), ['getRevision', 'getRevisionFiles', ...paths.map(() => 'getRevisions')].sort(), 'every list again, and the one new content');
+    // A cached pass now knows it too, with no request.
+    service.resetStats();
+    const again = new FolderStatus(false);
+    await scan(s, again, 'cached');
+    assert.ok(groups(again).newerOnService.includes(same));
+    assert.equal(service.count(), 0);
+  });
+
+  it('offline: a refresh keeps the last known state and says it is offline', async () => {
+    const { edited, older, missing } = layout();
+    const s = store();
+    const status = new FolderStatus(false);
+    await scan(s, status, 'complete');
+    service.configure({ down: true });
+    const r = await scan(s, status, 'refresh');
+    assert.equal(r.offline, true);
+    assert.equal(r.failed, 0);
+    assert.deepEqual(groups(status), { changedLocally: [edited], newerOnService: [older], onlyOnService: [missing], unknown: 0, localOnly: 2 });
+  });
+
+  it('a file whose history is over the reply bound: its list and its newest revision, each alone', async () => {
+    const [p] = [...site.keys()];
+    const s = store();
+    service.resetStats();
+    const { list, digest: sum } = await s.newest(siteId, p!, { maxReplyBytes: 64 });
+    assert.equal(list.items[0]?.item.id, site.get(p!)!.at(-1)!.id);
+    assert.equal(sum, digest(Buffer.from(site.get(p!)!.at(-1)!.content)));
+    assert.deepEqual(ops(), ['getRevisions+content', 'getRevisions', 'getRevision']);
+    // Now cached: nothing more.
+    service.resetStats();
+    assert.equal((await s.newest(siteId, p!, { maxReplyBytes: 64 })).digest, sum);
+    assert.equal(service.count(), 0);
+  });
+
+  it('the rules: equal bytes are the same; a revision newer than the file that differs is newer on the service; a date that is not one is never newer; several raw paths of one file; refused paths', () => {
+    const rev = (time: number | undefined, d: string) => ({ id: '1', date: '', author: '', time, digest: d });
+    assert.equal(stateOf({ newest: rev(2000, 'a'), working: { size: 1, mtime: 1000, digest: 'a' } }), 'same');
+    assert.equal(stateOf({ newest: rev(2000, 'a'), working: { size: 1, mtime: 1000, digest: 'b' } }), 'newerOnService');
+    assert.equal(stateOf({ newest: rev(1000, 'a'), working: { size: 1, mtime: 1000, digest: 'b' } }), 'changedLocally');
+    assert.equal(stateOf({ newest: rev(undefined, 'a'), working: { size: 1, mtime: 0, digest: 'b' } }), 'changedLocally');
+    assert.equal(stateOf({ newest: rev(1000, 'a'), working: null }), 'onlyOnService');
+    assert.equal(stateOf({ newest: null, working: null }), 'same', 'no revision: in no group');
+    assert.equal(stateOf({ newest: rev(1000, 'a'), working: undefined }), 'unknown');
+    assert.equal(stateOf({ newest: { ...rev(1000, 'a'), digest: undefined }, working: { size: 1, mtime: 0, digest: 'b' } }), 'unknown');
+
+    const status = new FolderStatus(true);
+    status.setSiteFiles(['a/B.php', 'a//b.php', '../x.php', '/etc/passwd', 'c.txt']);
+    assert.deepEqual(status.refused, ['../x.php', '/etc/passwd']);
+    assert.deepEqual(status.entriesOf('A/b.PHP').map((e) => e.path), ['a/B.php', 'a//b.php'], 'case ignored, both raw paths');
+    status.setLocalFiles(['a/b.php', 'C.TXT', 'other.txt'], true);
+    assert.deepEqual(status.localOnly, { count: 1, complete: true });
+    for (const e of status.all()) e.newest = rev(1000, 'x');
+    const changes = status.updateWorking('a/b.php', { size: 1, mtime: 5000, digest: 'y' });
+    assert.deepEqual(changes.map((c) => [c.entry.path, c.before, c.after]), [['a/B.php', 'unknown', 'changedLocally'], ['a//b.php', 'unknown', 'changedLocally']]);
+    // The list changes: what is known of a path still listed stays.
+    status.setSiteFiles(['a/B.php']);
+    assert.equal(status.get('a/B.php')!.working?.digest, 'y');
+    assert.equal(status.get('c.txt'), undefined);
+  });
+});
