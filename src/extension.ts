@@ -19,6 +19,7 @@ import type { BlameViewApi } from './blameView';
 import { registerBlameViewShell } from './blameView/shell';
 import type { HistoryFeatures } from './history/chunk';
 import { registerHistory } from './history/shell';
+import { registerScm } from './scm/register';
 import type { CodeCacheLoad, CodeCacheReport } from './boot/codeCache';
 import { setChunkLoader } from './boot/chunks';
 import { saveWhenSettled } from './boot/save';
@@ -50,6 +51,8 @@ export interface ExtensionApi {
   history: () => Promise<HistoryFeatures>;
   /** Loads the editor features (blame, gutter, alert; a chunk of their own) and gives their handles. */
   blame: () => Promise<BlameViewApi>;
+  /** Loads the source controls of the mapped folders and Line History, and gives their handles. */
+  scm: () => Promise<import('./scm').ScmApi>;
   ready: Promise<void>;
   /** What became of V8's code cache when dist/boot.js loaded this bundle (undefined when loaded otherwise). */
   codeCache?: { state: CodeCacheReport['state']; ms: number; bytes: number };
@@ -112,6 +115,7 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
   const history = registerHistory({ session, model, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
   const blame = registerBlameViewShell({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
+  const scm = registerScm({ session, model, revisions, log, notifier, editor: blame.features }, () => ready, context.subscriptions);
   /** Writes a file's code cache once `settled` and a little more have passed, and says so in the log. */
   const saveCache = (what: string, report: CodeCacheReport, settled: Promise<unknown>) =>
     context.subscriptions.push(
@@ -131,7 +135,7 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
     context.subscriptions.push({ dispose: () => setChunkLoader(undefined) });
   }
   const cacheFigures = codeCache && { state: codeCache.state, ms: codeCache.ms, bytes: codeCache.bytes };
-  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, blame: blame.features, history: history.features, ready, codeCache: cacheFigures } : undefined;
+  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, blame: blame.features, scm: scm.features, history: history.features, ready, codeCache: cacheFigures } : undefined;
 }
 
 /** What the log says of the code cache at activation. */

@@ -16,7 +16,7 @@ import { exactDate, fileName } from '../revisions/nodes';
 import { parseRevisionDate } from '../revisions/ordering';
 import { parseRevisionUri } from '../revisions/fileSystem';
 import { relativeTime } from '../revisions/time';
-import { appendData } from '../ui/markdown';
+import { appendData, commandLink } from '../ui/markdown';
 
 /** Server strings in a trusted hover: no autolinks either. */
 const INERT = { noAutolinks: true };
@@ -25,7 +25,7 @@ import { displayText } from '../util/text';
 import type { Listed, Target, WorkingFiles } from './workingFiles';
 
 /** The commands a blame hover may run: nothing else in it is trusted. */
-const HOVER_COMMANDS = ['siteRevisions.compareWithWorking', 'siteRevisions.compareWithPrevious', 'siteRevisions.openRevision'] as const;
+const HOVER_COMMANDS = ['siteRevisions.compareWithWorking', 'siteRevisions.compareWithPrevious', 'siteRevisions.openRevision', 'siteRevisions.showLineHistory'] as const;
 
 /** Re-attribution waits this long after the last edit. */
 const EDIT_DEBOUNCE_MS = 150;
@@ -218,8 +218,7 @@ export class RevisionBlame implements vscode.Disposable {
     md.isTrusted = { enabledCommands: [...HOVER_COMMANDS] };
     md.supportHtml = false;
     const links: string[] = [];
-    const link = (title: string, command: (typeof HOVER_COMMANDS)[number], r: Listed) =>
-      `[${title}](command:${command}?${encodeURIComponent(JSON.stringify([this.files.address(s.target, r.item)]))})`;
+    const link = (title: string, command: (typeof HOVER_COMMANDS)[number], r: Listed) => commandLink(title, command, [this.files.address(s.target, r.item)]);
     const newest = s.revisions[s.revisions.length - 1]!;
     if (b.origin === 'local') {
       md.appendMarkdown('$(edit) **').appendText(vscode.l10n.t('not in any revision (local change)')).appendMarkdown('**\n\n');
@@ -241,6 +240,7 @@ export class RevisionBlame implements vscode.Disposable {
       if (b.origin === 'revision') links.push(link(vscode.l10n.t('Compare with Its Previous Revision'), 'siteRevisions.compareWithPrevious', r));
       links.push(link(vscode.l10n.t('Open Revision'), 'siteRevisions.openRevision', r));
     }
+    links.push(commandLink(vscode.l10n.t('Line History'), 'siteRevisions.showLineHistory', [{ uri: doc.uri.toString(), line: pos.line }]));
     md.appendMarkdown(links.join(' · '));
     return new vscode.Hover(md, doc.lineAt(pos.line).range);
   }

@@ -1,7 +1,8 @@
 // The editor side of revision history (issue 14): revision blame, gutter changes against the
-// service (quick diff), the newer-revision alert and "Compare with the Same File on Another
-// Site…". Each is its own file; they share WorkingFiles, which reads through the revisions
-// feature's RevisionStore and folder mapping.
+// service (quick diff: the provider of each mapped folder's source control, which src/scm makes),
+// the newer-revision alert and "Compare with the Same File on Another Site…". Each is its own
+// file; they share WorkingFiles, which reads through the revisions feature's RevisionStore and
+// folder mapping.
 import * as vscode from 'vscode';
 import type { Session } from '../auth/session';
 import { onDidChangeSettings } from '../config';
@@ -64,21 +65,16 @@ export function registerBlameView(deps: BlameViewDeps, o: { focusActiveEditor: b
       }
     });
 
-  quickDiff.update();
   const disposables: vscode.Disposable[] = [
     blame,
-    quickDiff,
     alert,
     command('siteRevisions.toggleBlame', message('Toggle Revision Blame'), (uri) => blame.toggle(uri)),
     command('siteRevisions.compareWithOtherSite', message('Compare with the Same File on Another Site'), (uri, site) => other.run(uri, site)),
-    revisions.folders.onDidChange(() => quickDiff.update()),
     session.onDidChange((state) => {
-      quickDiff.update();
       if (state === 'signedIn') alert.focused(vscode.window.activeTextEditor);
     }),
     model.onDidRefresh(() => background('Reading the blamed files again', blame.reload())),
     onDidChangeSettings((e) => {
-      if (e.affectsConfiguration('siteRevisions.quickDiff')) quickDiff.update();
       if (e.affectsConfiguration('siteRevisions.blame')) blame.renderAll();
     }),
   ];

@@ -26,3 +26,14 @@ export function appendData(md: vscode.MarkdownString, value: string, options: { 
   const escaped = new vscode.MarkdownString().appendText(safe).value;
   return md.appendMarkdown(escaped.replace(/[@:]|www\./gi, (c) => (c === '@' ? '&#64;' : c === ':' ? '&#58;' : `${c.slice(0, 3)}&#46;`)));
 }
+
+/**
+ * A command link for a trusted markdown string (one whose `isTrusted.enabledCommands` names the
+ * command): `[title](command:id?args)`. The arguments are data: JSON, percent-encoded whole —
+ * also the `(`, `)`, `'`, `!` and `*` that encodeURIComponent leaves, so that a path or a name in
+ * them cannot end the link or start another one. The title is the extension's own text.
+ */
+export function commandLink(title: string, command: string, args: unknown[]): string {
+  const query = encodeURIComponent(JSON.stringify(args)).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `[${new vscode.MarkdownString().appendText(title).value}](command:${command}?${query})`;
+}

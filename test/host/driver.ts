@@ -26,6 +26,7 @@ export type DriverRequest =
   | ({ op: 'renderedTexts' } & Target)
   | ({ op: 'count' } & Target)
   | ({ op: 'attribute'; name: string } & Target)
+  | ({ op: 'style'; property: string; pseudo?: '::before' | '::after' } & Target)
   | ({ op: 'value' } & Target)
   | ({ op: 'waitFor'; state?: 'visible' | 'hidden' | 'attached' | 'detached'; timeoutMs?: number } & Target)
   | ({ op: 'click'; button?: 'left' | 'right' | 'middle'; clickCount?: number; modifiers?: ('Alt' | 'Control' | 'Meta' | 'Shift')[]; timeoutMs?: number } & Target)
@@ -85,6 +86,8 @@ async function perform(page: Page, r: DriverRequest): Promise<unknown> {
       return locate(page, { ...r, nth: undefined }).count();
     case 'attribute':
       return locate(page, { ...r, nth: r.nth ?? 0 }).getAttribute(r.name, { timeout: 5000 });
+    case 'style':
+      return locate(page, { ...r, nth: r.nth ?? 0 }).evaluate((el, [prop, pseudo]) => getComputedStyle(el, pseudo ?? null).getPropertyValue(prop), [r.property, r.pseudo] as const, { timeout: 5000 });
     case 'value':
       return locate(page, { ...r, nth: r.nth ?? 0 }).inputValue({ timeout: 5000 });
     case 'waitFor':

@@ -134,12 +134,12 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     assert.ok(hover.includes(r1.author), hover);
     assert.ok(hover.includes(relativeTime(r1.time, Date.now())), hover);
     assert.ok(hover.includes(`${r1.date} UTC`), hover);
-    for (const link of ['Compare with This Revision', 'Compare with Its Previous Revision', 'Open Revision']) assert.ok(hover.includes(link), `${link} in ${hover}`);
+    for (const link of ['Compare with This Revision', 'Compare with Its Previous Revision', 'Open Revision', 'Line History']) assert.ok(hover.includes(link), `${link} in ${hover}`);
     // The commands are the only links: the author's address is text.
-    assert.deepEqual((await s.texts({ selector: '.monaco-hover a:visible' })).map((x) => x.trim()), ['Compare with This Revision', 'Compare with Its Previous Revision', 'Open Revision']);
+    assert.deepEqual((await s.texts({ selector: '.monaco-hover a:visible' })).map((x) => x.trim()), ['Compare with This Revision', 'Compare with Its Previous Revision', 'Open Revision', 'Line History']);
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(lineOf(doc, 'if (!in_array($page, $allowed, true)) {'), 2));
     const md = hovers.flatMap((h) => h.contents).find((c): c is vscode.MarkdownString => c instanceof vscode.MarkdownString && c.value.includes(r1.id))!;
-    assert.deepEqual(md.isTrusted, { enabledCommands: ['siteRevisions.compareWithWorking', 'siteRevisions.compareWithPrevious', 'siteRevisions.openRevision'] });
+    assert.deepEqual(md.isTrusted, { enabledCommands: ['siteRevisions.compareWithWorking', 'siteRevisions.compareWithPrevious', 'siteRevisions.openRevision', 'siteRevisions.showLineHistory'] });
 
     // Its commands: this revision ↔ the working file, then the revision before it ↔ it.
     await s.click({ selector: '.monaco-hover a:visible', hasText: 'Compare with This Revision' });
@@ -182,7 +182,7 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     await s.hover({ selector: '.part.editor .view-line span[class^="mtk"]:visible', hasText: 'second' });
     const hover = (await s.until(async () => (await s.texts({ selector: '.monaco-hover' })).map((x) => x.replace(/\u00a0/g, ' ')), (t) => t.some((x) => x.includes('b@example.com')), 'the blame hover')).find((x) => x.includes('b@example.com'))!;
     assert.ok(hover.includes(junk(2)), `the date as sent, as text: ${hover}`);
-    assert.deepEqual((await s.texts({ selector: '.monaco-hover a:visible' })).map((x) => x.trim()), ['Compare with This Revision', 'Compare with Its Previous Revision', 'Open Revision']);
+    assert.deepEqual((await s.texts({ selector: '.monaco-hover a:visible' })).map((x) => x.trim()), ['Compare with This Revision', 'Compare with Its Previous Revision', 'Open Revision', 'Line History']);
     await s.moveMouseAway();
   });
 
@@ -223,7 +223,8 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     await closeAll();
     const revs = await serviceRevisions(acmeId, 'includes/db.php');
     const file = write('includes/db.php', `${revs.at(-1)!.content}// added locally\n`);
-    assert.ok((await api.blame()).quickDiff.folders.includes(dir.toString()), 'a source control for the mapped folder');
+    const control = (await api.scm()).controls.all().find((c) => c.folder.toString() === dir.toString());
+    assert.ok(control?.sc.quickDiffProvider, 'the source control of the mapped folder has the quick diff');
     const original = await (await api.blame()).quickDiff.original(dir, file);
     assert.equal(parseRevisionUri(original!)?.revisionId, revs.at(-1)!.id, 'the newest revision');
     await open(file);
@@ -232,7 +233,7 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     // Off with the setting.
     await cfg().update('quickDiff.enabled', false, vscode.ConfigurationTarget.Global);
     try {
-      assert.deepEqual((await api.blame()).quickDiff.folders, []);
+      await waitFor(() => control.sc.quickDiffProvider === undefined, { message: 'no quick diff with the setting off' });
     } finally {
       await cfg().update('quickDiff.enabled', undefined, vscode.ConfigurationTarget.Global);
     }

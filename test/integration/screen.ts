@@ -56,6 +56,10 @@ export class Screen {
   attribute(t: Target & { name: string }): Promise<string | null> {
     return this.send({ op: 'attribute', ...t });
   }
+  /** A CSS property of the first match as the browser computed it (of its `::before` / `::after` with `pseudo`). */
+  style(t: Target & { property: string; pseudo?: '::before' | '::after' }): Promise<string> {
+    return this.send({ op: 'style', ...t });
+  }
   /** The current value of an input, select or textarea (what it shows, not its attribute). */
   value(t: Target): Promise<string> {
     return this.send({ op: 'value', ...t });

@@ -1,0 +1,342 @@
+// The working copy at a glance (issue 28) in the real workbench against the local service's demo
+// data: a mapped folder in the Source Control view (its groups, a click's diff, Restore Newest
+// Revision and its Undo, the Explorer's decoration, the badge, a save counted at the service,
+// Refresh, offline) and Line History of chosen lines. What each group must hold, and which
+// revisions changed the lines, is computed here from the service's own data.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import { parseRevisionUri } from '../../src/revisions/fileSystem';
+import { DEMO } from '../server/demo';
+import { control, reseededAndSignedIn, settled, spyMessages } from './support';
+import { screenOrSkip, type Screen } from './screen';
+import { waitFor, workspaceFolder } from './util';
+
+interface ServiceRevision {
+  id: string;
+  date: string;
+  author: string;
+  content: string;
+  time: number;
+}
+
+type Group = 'Changed Locally' | 'Newer on the Service' | 'Only on the Service';
+const GROUPS: Group[] = ['Changed Locally', 'Newer on the Service', 'Only on the Service'];
+
+describe('Source control of a mapped folder, and Line History', function () {
+  this.timeout(180000);
+  let api: ExtensionApi;
+  let url: string;
+  let dir: vscode.Uri;
+  let acmeId: string;
+  /** Every file of the site, its revisions oldest first, straight from the service. */
+  let site: Map<string, ServiceRevision[]>;
+  /** What the folder holds: each site path's text and modification time (undefined: no file). */
+  const written = new Map<string, { text: string; mtime: number } | undefined>();
+
+  const cfg = (section: string) => vscode.workspace.getConfiguration(section);
+  const closeAll = () => vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  const requests = async () => (await control(url, 'stats')).requests.map((r) => r.operation ?? r.url);
+  const post = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${url}${path}`, { method: 'POST', body: new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password }) });
+    return (await res.json()) as T;
+  };
+  const serviceRevisions = async (path: string): Promise<ServiceRevision[]> =>
+    (await post<{ revisions: Omit<ServiceRevision, 'time'>[] }>(`/api/revisions?site=${acmeId}&file=${encodeURIComponent(path)}&no_content=0`)).revisions
+      .map((r) => ({ ...r, time: Date.parse(`${r.date.replace(' ', 'T')}Z`) }))
+      .sort((a, b) => a.time - b.time || Number(a.id) - Number(b.id));
+  const readSite = async () => {
+    site = new Map();
+    for (const p of (await post<{ files: string[] }>(`/api/revisions?site=${acmeId}`)).files) site.set(p, await serviceRevisions(p));
+  };
+  const newest = (p: string) => site.get(p)!.at(-1)!;
+  const fileOf = (rel: string) => vscode.Uri.joinPath(dir, ...rel.split('/'));
+  const write = (rel: string, text: string, mtime = Date.now()) => {
+    const file = fileOf(rel);
+    fs.mkdirSync(vscode.Uri.joinPath(file, '..').fsPath, { recursive: true });
+    fs.writeFileSync(file.fsPath, text);
+    fs.utimesSync(file.fsPath, new Date(mtime), new Date(mtime));
+    written.set(rel, { text, mtime });
+    return file;
+  };
+  const remove = (rel: string) => {
+    fs.rmSync(fileOf(rel).fsPath, { force: true });
+    written.set(rel, undefined);
+  };
+  /** The group each file must be in, from the service's newest revision and what the folder holds (the alert's rule for "newer"). */
+  const expected = (): Record<Group, string[]> => {
+    const out: Record<Group, string[]> = { 'Changed Locally': [], 'Newer on the Service': [], 'Only on the Service': [] };
+    for (const [p, revs] of site) {
+      const w = written.get(p);
+      const n = revs.at(-1)!;
+      if (!w) out['Only on the Service'].push(p);
+      else if (w.text !== n.content) out[n.time > w.mtime ? 'Newer on the Service' : 'Changed Locally'].push(p);
+    }
+    for (const g of GROUPS) out[g].sort();
+    return out;
+  };
+  const controlOf = async () => waitFor(async () => (await api.scm()).controls.all().find((c) => c.folder.toString() === dir.toString()), { message: 'the source control of the folder' });
+
+  const SCM_ROWS = '.part.sidebar .scm-view .monaco-list-row';
+  /**
+   * The Source Control view as drawn: the repository row, then each group's drawn label (with its
+   * count) and the files under it, as `folder/name` from the row's name and description.
+   */
+  const drawnGroups = async (s: Screen): Promise<{ repository: string; groups: Record<Group, string[]>; labels: string[] }> => {
+    const rows = await s.texts({ selector: SCM_ROWS });
+    const groups: Record<Group, string[]> = { 'Changed Locally': [], 'Newer on the Service': [], 'Only on the Service': [] };
+    const labels: string[] = [];
+    let current: Group | undefined;
+    for (const row of rows.slice(1)) {
+      const g = GROUPS.find((x) => row.startsWith(x));
+      if (g) {
+        current = g;
+        labels.push(row.split('\n')[0]!);
+        continue;
+      }
+      // "app.jsscm-acme/js": the name, then its folder in the workspace.
+      const m = /^(.+?)(scm-acme(?:\/.*)?)$/.exec(row.replace(/\n/g, ''));
+      if (current && m) groups[current].push(`${m[2]!.replace(/^scm-acme\/?/, '')}${m[2] === 'scm-acme' ? '' : '/'}${m[1]}`);
+    }
+    for (const g of GROUPS) groups[g].sort();
+    return { repository: rows[0] ?? '', groups, labels };
+  };
+  const showScm = async (s: Screen) => {
+    await vscode.commands.executeCommand('workbench.view.scm');
+    await s.waitFor({ selector: SCM_ROWS, timeoutMs: 15000 });
+  };
+  const untilGroups = (s: Screen, want: Record<Group, string[]>, what: string) =>
+    s.until(() => drawnGroups(s), (d) => JSON.stringify(d.groups) === JSON.stringify(want), what);
+  /** The badge drawn on the Source Control icon of the activity bar (0 when none is drawn). */
+  const badge = async (s: Screen) => {
+    const sel = '.part.activitybar .action-item:has(.codicon-source-control-view-icon) .badge-content';
+    return (await s.count({ selector: sel })) ? Number((await s.texts({ selector: sel }))[0]!.trim() || 0) : 0;
+  };
+
+  before(async () => {
+    ({ url, api } = await reseededAndSignedIn());
+    api.model.refresh();
+    acmeId = (await api.model.all()).find((s) => s.name === 'Acme Corporate')!.id;
+    await readSite();
+    dir = vscode.Uri.joinPath(workspaceFolder().uri, 'scm-acme');
+    fs.rmSync(dir.fsPath, { recursive: true, force: true });
+    fs.mkdirSync(dir.fsPath, { recursive: true });
+    // The folder: every file as its newest revision (saved before it), except one edited here,
+    // one that is an older revision saved before the newest (so the service's is newer), one
+    // missing; and two local files with no revision.
+    for (const p of site.keys()) write(p, newest(p).content, newest(p).time - 1000);
+    write('index.php', `${newest('index.php').content}// edited here\n`);
+    write('js/app.js', site.get('js/app.js')![0]!.content, newest('js/app.js').time - 60_000);
+    remove('css/site.css');
+    fs.mkdirSync(fileOf('notes').fsPath, { recursive: true });
+    fs.writeFileSync(fileOf('notes/local-only.txt').fsPath, 'mine\n');
+    fs.writeFileSync(fileOf('draft.php').fsPath, '<?php\n');
+    // The repository row shows even with one source control (the site's name is drawn there).
+    await cfg('scm').update('alwaysShowRepositories', true, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('siteRevisions.mapFolder', acmeId, dir);
+  });
+
+  afterEach(async () => {
+    await cfg('siteRevisions').update('sourceControl.countBadge', undefined, vscode.ConfigurationTarget.Global);
+    await control(url, 'config', { down: false });
+  });
+
+  after(async () => {
+    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+    await closeAll();
+    await cfg('scm').update('alwaysShowRepositories', undefined, vscode.ConfigurationTarget.Global);
+    await api.revisions.folders.set(acmeId, undefined);
+    fs.rmSync(dir.fsPath, { recursive: true, force: true });
+    await settled(api.scheduler, url);
+    await control(url, 'reseed');
+    api.revisions.cache.clear();
+    await (await api.cache.current())?.clear();
+    await vscode.commands.executeCommand('siteRevisions.refresh');
+  });
+
+  it('the Source Control view draws the site’s source control with each file in its group, as the service’s data says; the badge counts the groups the setting names; the Explorer draws the letter and colour', async function () {
+    const s = screenOrSkip(this);
+    const want = expected();
+    assert.deepEqual(want, { 'Changed Locally': ['index.php'], 'Newer on the Service': ['js/app.js'], 'Only on the Service': ['css/site.css'] });
+    await (await controlOf()).settled();
+    await showScm(s);
+    const drawn = await untilGroups(s, want, 'the groups');
+    // The repository: the folder's name, and the site's name (its status item) beside it.
+    assert.match(drawn.repository, /^scm-acme\s*Acme Corporate/);
+    // Its label, the site's, in the hover VS Code draws for it.
+    await s.hover({ selector: `${SCM_ROWS} .monaco-icon-label`, nth: 0 });
+    await s.until(() => s.texts({ selector: '.monaco-hover' }), (t) => t.some((x) => x.includes(`Acme Corporate: ${dir.fsPath}`)), 'the site’s name as the source control’s label');
+    await s.moveMouseAway();
+    // The badge: Changed Locally and Newer on the Service by default; the setting adds Only on the Service.
+    await s.until(() => badge(s), (n) => n === 2, 'the badge');
+    await cfg('siteRevisions').update('sourceControl.countBadge', ['changedLocally', 'newerOnService', 'onlyOnService'], vscode.ConfigurationTarget.Global);
+    await s.until(() => badge(s), (n) => n === 3, 'the badge with Only on the Service');
+    await cfg('siteRevisions').update('sourceControl.countBadge', ['newerOnService'], vscode.ConfigurationTarget.Global);
+    await s.until(() => badge(s), (n) => n === 1, 'the badge with Newer on the Service only');
+
+    // The Explorer: the letter after the name, in the theme colour contributed for the state.
+    await vscode.commands.executeCommand('revealInExplorer', fileOf('index.php'));
+    await vscode.commands.executeCommand('revealInExplorer', fileOf('js/app.js'));
+    // (A selected row is drawn in the selection's colour: the selection moved to a file with no state.)
+    await vscode.commands.executeCommand('revealInExplorer', fileOf('README.md'));
+    const row = (name: string) => ({ selector: '.part.sidebar .explorer-folders-view .monaco-list-row .monaco-icon-label', hasText: new RegExp(`^${name.replace('.', '\\.')}`).toString() });
+    await s.until(() => s.renderedTexts(row('index.php')), (t) => t.some((x) => x.replace(/[^\x21-\x7e]/g, '') === 'index.phpL'), 'the L of index.php in the Explorer');
+    await s.until(() => s.renderedTexts(row('app.js')), (t) => t.some((x) => x.replace(/[^\x21-\x7e]/g, '') === 'app.jsN'), 'the N of app.js in the Explorer');
+    const light = vscode.window.activeColorTheme.kind === vscode.ColorThemeKind.Light || vscode.window.activeColorTheme.kind === vscode.ColorThemeKind.HighContrastLight;
+    assert.equal(await s.style({ ...row('index.php'), property: 'color', pseudo: '::after' }), light ? 'rgb(137, 85, 3)' : 'rgb(226, 192, 141)');
+    assert.equal(await s.style({ ...row('app.js'), property: 'color', pseudo: '::after' }), light ? 'rgb(0, 95, 184)' : 'rgb(108, 182, 255)');
+  });
+
+  it('a click opens the diff newest revision ↔ working file; an “only on the service” file opens its newest revision', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    await showScm(s);
+    await untilGroups(s, expected(), 'the groups');
+    await s.click({ selector: SCM_ROWS, hasText: 'app.js' });
+    const diff = await waitFor(() => (vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff ? vscode.window.tabGroups.activeTabGroup.activeTab.input : undefined), { message: 'a diff tab' });
+    assert.equal(parseRevisionUri(diff.original)?.revisionId, newest('js/app.js').id);
+    assert.equal(diff.modified.toString(), fileOf('js/app.js').toString());
+    await s.until(() => s.tabTitles(), (t) => t.some((x) => /^app\.js \(.*\) ↔ working file$/.test(x)), 'the diff’s tab');
+
+    await s.click({ selector: SCM_ROWS, hasText: 'site.css' });
+    await waitFor(() => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputText && parseRevisionUri(input.uri)?.revisionId === newest('css/site.css').id;
+    }, { message: 'the newest revision of site.css' });
+    await closeAll();
+  });
+
+  it('Restore Newest Revision (inline): the working file gets the newest revision, the file leaves its group; one Undo brings the edit and the group back', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    await showScm(s);
+    await untilGroups(s, expected(), 'the groups');
+    const spy = spyMessages((m) => (m.modal && m.items.includes('Restore') ? 'Restore' : undefined));
+    try {
+      await s.clickRowAction({ selector: SCM_ROWS, hasText: 'index.php' }, 'Restore Newest Revision');
+      const doc = await waitFor(() => vscode.workspace.textDocuments.find((d) => d.uri.toString() === fileOf('index.php').toString() && d.getText() === newest('index.php').content), { message: 'the newest revision restored' });
+      assert.ok(spy.shown.some((m) => m.modal && m.message.startsWith('Restore index.php')), 'the restore asked first');
+      await untilGroups(s, { ...expected(), 'Changed Locally': [] }, 'index.php no longer changed');
+      // One Undo: the edit is back, and so is the file in its group.
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('undo');
+      assert.equal(doc.getText(), written.get('index.php')!.text);
+      await untilGroups(s, expected(), 'index.php changed again');
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    } finally {
+      spy.restore();
+    }
+  });
+
+  it('a save updates the file’s group from the cached newest revision, with no request to the service', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    await showScm(s);
+    await untilGroups(s, expected(), 'the groups');
+    await settled(api.scheduler, url);
+    await control(url, 'reset-stats');
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(fileOf('includes/db.php')), { preview: false });
+    assert.ok(await editor.edit((e) => e.insert(new vscode.Position(0, 0), '<?php // saved here ?>\n')));
+    assert.ok(await editor.document.save());
+    written.set('includes/db.php', { text: editor.document.getText(), mtime: Date.now() });
+    await untilGroups(s, expected(), 'db.php changed locally');
+    assert.ok(expected()['Changed Locally'].includes('includes/db.php'));
+    // And back: saved as the newest revision again, it leaves the group.
+    assert.ok(await editor.edit((e) => e.delete(new vscode.Range(0, 0, 1, 0))));
+    assert.ok(await editor.document.save());
+    written.set('includes/db.php', { text: editor.document.getText(), mtime: Date.now() });
+    await untilGroups(s, expected(), 'db.php the newest revision again');
+    assert.deepEqual(await requests(), [], 'no request');
+  });
+
+  it('Refresh asks for the lists again: a newer revision a colleague saved moves its file to Newer on the Service; offline, the last known state is drawn, marked', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    await showScm(s);
+    await untilGroups(s, expected(), 'the groups');
+    const added = (await control(url, 'add-revision', { siteId: acmeId, path: 'README.md', content: '# Saved by a colleague\n' })) as { success: boolean };
+    assert.ok(added.success);
+    await readSite();
+    await settled(api.scheduler, url);
+    await control(url, 'reset-stats');
+    await s.click({ selector: `${SCM_ROWS} .action-label[aria-label^="Refresh Status"]` });
+    await untilGroups(s, expected(), 'README.md newer on the service');
+    assert.ok(expected()['Newer on the Service'].includes('README.md'));
+    const ops = (await requests()).sort();
+    assert.deepEqual(ops, ['getRevision', 'getRevisionFiles', ...[...site.keys()].map(() => 'getRevisions')].sort(), 'the lists again, and the one new revision');
+
+    // Offline: Refresh keeps what is known, and says so.
+    await control(url, 'config', { down: true });
+    await s.click({ selector: `${SCM_ROWS} .action-label[aria-label^="Refresh Status"]` });
+    const offline = await s.until(() => drawnGroups(s), (d) => d.labels.length > 0 && d.labels.every((l) => l.includes('offline, last known state')), 'the groups marked offline');
+    assert.deepEqual(offline.groups, expected());
+    await s.until(() => s.texts({ selector: SCM_ROWS, nth: 0 }), (t) => t.some((x) => x.includes('Offline')), 'the repository’s item says offline');
+  });
+
+  it('Show Line History lists exactly the revisions that changed the chosen lines, newest first, with author and date; a click opens the diff with the revision before, at the lines', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    const path = 'index.php';
+    const revs = site.get(path)!;
+    // The lines between two lines every revision has once and unchanged: which revisions changed
+    // them is which revisions changed that block (and the oldest, which has it).
+    const top = "require __DIR__ . '/includes/db.php';";
+    const bottom = "include __DIR__ . '/templates/header.php';";
+    const block = (text: string) => {
+      const lines = text.split('\n');
+      assert.equal(lines.filter((l) => l === top).length, 1);
+      assert.equal(lines.filter((l) => l === bottom).length, 1);
+      return lines.slice(lines.indexOf(top) + 1, lines.indexOf(bottom));
+    };
+    const changed = revs.filter((r, i) => i === 0 || block(r.content).join('\n') !== block(revs[i - 1]!.content).join('\n')).reverse();
+    assert.ok(changed.length >= 3 && changed.length < revs.length, `a block some revisions changed and some did not (${changed.map((r) => r.id)})`);
+    // The working file as the newest revision (no local change), the block selected.
+    write(path, newest(path).content, newest(path).time - 1000);
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(fileOf(path)), { preview: false });
+    await waitFor(() => editor.document.getText() === newest(path).content, { message: 'the document as written' });
+    const lines = newest(path).content.split('\n');
+    const first = lines.indexOf(top) + 1;
+    const last = lines.indexOf(bottom) - 1;
+    // From the first line of the block to the start of the line after it (which is not taken).
+    editor.selection = new vscode.Selection(first, 0, last + 1, 0);
+    assert.equal(await vscode.commands.executeCommand('siteRevisions.showLineHistory'), 'shown');
+
+    const pane = s.pane('Line History');
+    // Room for its rows: the other panes of the container folded.
+    for (const other of ['Sites', 'History Search', 'Site Changes']) await s.setPaneExpanded(other, false);
+    const rows = await s.until(() => s.texts({ selector: `${pane} .monaco-list-row[aria-level="1"]` }), (t) => t.length === changed.length, 'the Line History rows');
+    for (const [i, r] of changed.entries()) {
+      assert.ok(rows[i]!.includes(`revision ${r.id}`), `row ${i}: ${rows[i]} is revision ${r.id}`);
+      assert.ok(rows[i]!.includes(r.author), rows[i]);
+    }
+    // The lines' text in a revision: its rows under it.
+    const oldest = changed.at(-1)!;
+    await s.click({ selector: `${pane} .monaco-list-row[aria-level="1"] .monaco-tl-twistie`, nth: changed.length - 1 });
+    const shown = await s.until(() => s.texts({ selector: `${pane} .monaco-list-row[aria-level="2"]` }), (t) => t.length > 0, 'the lines of the oldest revision');
+    assert.deepEqual(
+      shown.map((t) => t.trim()),
+      block(oldest.content).map((l) => l.trim() || ''),
+    );
+
+    // A click on the second: its diff with the revision before it, at the lines.
+    const second = changed[1]!;
+    const before = revs[revs.indexOf(second) - 1]!;
+    await s.click({ selector: `${pane} .monaco-list-row[aria-level="1"]`, hasText: `revision ${second.id}` });
+    const diff = await waitFor(() => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff && parseRevisionUri(input.modified)?.revisionId === second.id ? input : undefined;
+    }, { message: 'the diff of the revision' });
+    assert.equal(parseRevisionUri(diff.original)?.revisionId, before.id);
+    const at = block(second.content);
+    const secondLines = second.content.split('\n');
+    const start = secondLines.indexOf(top) + 1;
+    const sel = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.toString() === diff.modified.toString() ? vscode.window.activeTextEditor.selection : undefined), { message: 'the selection in the revision' });
+    assert.equal(sel.start.line, start);
+    assert.equal(sel.end.line, start + at.length - 1);
+    await closeAll();
+  });
+});
