@@ -23,6 +23,9 @@ import * as revisionsTime from '../revisions/time';
 import * as revisionsWorkingFile from '../revisions/workingFile';
 import * as sitesEditorType from '../sites/editorType';
 import * as sitesTree from '../sites/sitesTree';
+import * as status from '../status';
+import * as statusScan from '../status/scan';
+import * as statusWorking from '../status/working';
 import * as store from '../store';
 import * as treeMessage from '../tree/message';
 import * as treeNode from '../tree/node';
@@ -59,6 +62,9 @@ export const HOST_MODULES: Record<string, unknown> = {
   'revisions/workingFile': revisionsWorkingFile,
   'sites/editorType': sitesEditorType,
   'sites/sitesTree': sitesTree,
+  status,
+  'status/scan': statusScan,
+  'status/working': statusWorking,
   store,
   'tree/message': treeMessage,
   'tree/node': treeNode,

@@ -19,7 +19,7 @@ export interface HistoryFeatures {
 export function activateHistory(deps: HistoryDeps, views: HistoryViews, subscriptions: vscode.Disposable[]): HistoryFeatures {
   const { session, model, revisions, notifier, log } = deps;
   const searchViews = registerSearchViews({ session, revisions, notifier, log }, views, subscriptions);
-  const lmTools = createLmTools({ session, model, store: revisions.store, log });
+  const lmTools = createLmTools({ session, model, store: revisions.store, folders: revisions.folders, log });
   subscriptions.push(lmTools);
   return { searchViews, lmTools, tools: lmTools.tools() };
 }

@@ -34,4 +34,6 @@ export const TOOL_NAMES = {
   getRevision: 'siteRevisions_getRevision',
   searchHistory: 'siteRevisions_searchHistory',
   siteChanges: 'siteRevisions_siteChanges',
+  folderStatus: 'siteRevisions_folderStatus',
+  lineHistory: 'siteRevisions_lineHistory',
 } as const;

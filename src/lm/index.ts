@@ -2,6 +2,7 @@
 // store the views use (cached answers cost nothing).
 import type { Session } from '../auth/session';
 import type { Log } from '../log';
+import type { FolderMapping } from '../revisions/mapping';
 import type { RevisionStore } from '../revisions/store';
 import type { SitesModel } from '../sites/sitesModel';
 import { revisionStoreSource } from '../search';
@@ -11,6 +12,8 @@ export interface LmToolsDeps {
   session: Session;
   model: SitesModel;
   store: RevisionStore;
+  /** The folders mapped to sites (the working-copy tools: a folder's status, the history of lines). */
+  folders: FolderMapping;
   log: Log;
 }
 
@@ -35,5 +38,5 @@ export function createLmTools(deps: LmToolsDeps): HistoryTools {
     revisions: async (siteId, path, signal) => (await untilAborted(store.revisions(siteId, path, { signal }), signal)).items.map((d) => ({ ...d.item, time: d.time })),
     content: async (siteId, revisionId, signal) => decoder.decode(await untilAborted(store.content(siteId, revisionId, { signal }), signal)),
   };
-  return new HistoryTools(deps.session, source, revisionStoreSource(store), deps.log);
+  return new HistoryTools(deps.session, source, revisionStoreSource(store), deps.log, { folders: deps.folders, store });
 }

@@ -18,6 +18,12 @@ export const LIMITS = {
   /** Revisions listed per file in a search or changes result. */
   hitsPerFile: 20,
   revisionsPerFile: 20,
+  /** Files listed per group of a folder's status. */
+  statusFiles: { default: 100, max: 1000 },
+  /** Revisions in a line history. */
+  lineHistory: { default: 20, max: 200 },
+  /** Lines of one revision quoted in a line history (its range may be longer). */
+  linesPerRevision: 200,
 } as const;
 
 /**
@@ -214,4 +220,43 @@ export function siteChangesInput(input: unknown): SiteChangesInput {
   const r = raw(input);
   const authors = Array.isArray(r.authors) ? r.authors.filter((a): a is string => typeof a === 'string' && a.trim() !== '') : typeof r.authors === 'string' && r.authors.trim() ? [r.authors] : [];
   return { site: textOf(r.site), scope: { folder: folderOf(r.folder) }, period: r.period, since: r.since, authors, limit: limitOf(r.limit, LIMITS.changedFiles) };
+}
+
+export interface FolderStatusInput {
+  /** A mapped folder, or a file or folder inside it, as the agent gave it. */
+  folder: string | undefined;
+  site: string | undefined;
+  limit: number;
+}
+
+export function folderStatusInput(input: unknown): FolderStatusInput {
+  const r = raw(input);
+  return { folder: pathOf(r.folder), site: textOf(r.site), limit: limitOf(r.limit, LIMITS.statusFiles) };
+}
+
+export interface LineHistoryInput {
+  /** A working file (with no `site`), or the file's path on the site (with `site`). */
+  path: string | undefined;
+  site: string | undefined;
+  /** With `site`: the revision whose lines are meant (default: the newest). */
+  revisionId: string | undefined;
+  /** 1-based, inclusive; undefined when not a whole number ≥ 1. */
+  startLine: number | undefined;
+  endLine: number | undefined;
+  limit: number;
+}
+
+/** A 1-based line number from the input, or undefined. */
+function lineOf(v: unknown): number | undefined {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : undefined;
+}
+
+/** Line history's input: `endLine` defaults to `startLine`; a range given backwards is turned round. */
+export function lineHistoryInput(input: unknown): LineHistoryInput {
+  const r = raw(input);
+  const a = lineOf(r.startLine);
+  const b = lineOf(r.endLine) ?? a;
+  const [startLine, endLine] = a !== undefined && b !== undefined && b < a ? [b, a] : [a, b];
+  return { path: pathOf(r.path), site: textOf(r.site), revisionId: textOf(r.revisionId), startLine, endLine, limit: limitOf(r.limit, LIMITS.lineHistory) };
 }

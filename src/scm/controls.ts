@@ -85,6 +85,8 @@ export class FolderControl implements vscode.Disposable {
   /** The working files with unsaved edits: their state is the editor's text. */
   private readonly edited = new Map<string, WorkingFile>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** What each group shows now (see render). */
+  private readonly drawn = new Map<GroupId, string>();
   private recount: ReturnType<typeof setTimeout> | undefined;
   private readonly subs: vscode.Disposable[] = [];
 
@@ -203,10 +205,15 @@ export class FolderControl implements vscode.Disposable {
     const suffix = this.offline ? ` — ${vscode.l10n.t('offline, last known state')}` : '';
     const all: StatusResource[] = [];
     for (const id of GROUPS) {
-      const resources = g[id].map((e) => this.resource(e, id)).filter((r): r is StatusResource => !!r);
-      this.groups[id].label = groupLabel(id) + suffix;
-      this.groups[id].resourceStates = resources;
-      all.push(...resources);
+      const label = groupLabel(id) + suffix;
+      if (this.groups[id].label !== label) this.groups[id].label = label;
+      // Drawn again only when something changed (a list drawn again loses a click under way).
+      const drawn = g[id].map((e) => `${e.path}\u0000${e.newest?.id}\u0000${e.newest?.author}\u0000${e.newest?.date}`).join('\u0001');
+      if (drawn !== this.drawn.get(id)) {
+        this.drawn.set(id, drawn);
+        this.groups[id].resourceStates = g[id].map((e) => this.resource(e, id)).filter((r): r is StatusResource => !!r);
+      }
+      all.push(...(this.groups[id].resourceStates as StatusResource[]));
     }
     const counted = readSettings().scmCountGroups;
     this.sc.count = GROUPS.reduce((n, id) => n + (counted.includes(id) ? g[id].length : 0), 0);

@@ -9,7 +9,7 @@
 //   refresh   the lists asked of the service again (Refresh, and the alert's interval), at
 //             background priority; a content only for a newest revision not seen before.
 // When the service cannot be reached, a list comes from the disk cache marked offline (the
-// store does that) and nothing more is asked: the result says `offline`.
+// store does that) and nothing more is asked of the service: the result says `offline`.
 import type { RevisionStore } from '../revisions/store';
 import { isOffline } from '../sites/viewState';
 import type { FolderStatus, NewestRevision, StatusEntry, WorkingFile } from './index';
@@ -19,6 +19,8 @@ export type StatusMode = 'cached' | 'complete' | 'refresh';
 
 /** What the service side of a status reads (the revision store, asked the mode's way). */
 export interface StatusSource {
+  /** Whether it asks the service (not only the caches). */
+  readonly asks: boolean;
   /** The site's file paths; undefined when the mode may not ask and nothing is cached. */
   siteFiles(signal?: AbortSignal): Promise<{ paths: readonly string[]; offline: boolean } | undefined>;
   /** A file's newest revision (null: it has none; undefined: not cached and the mode may not ask). */
@@ -32,6 +34,7 @@ export const NEWEST_REPLY_BYTES = 256 * 1024;
 export function storeSource(store: RevisionStore, siteId: string, mode: StatusMode): StatusSource {
   const read = (signal?: AbortSignal) => ({ priority: 'background' as const, ...(signal ? { signal } : {}) });
   return {
+    asks: mode !== 'cached',
     async siteFiles(signal) {
       const model = mode === 'cached' ? await store.cachedSiteFiles(siteId) : await store.siteFiles(siteId, { ...read(signal), fresh: mode === 'refresh' });
       return model && { paths: model.files.map((f) => f.path), offline: model.offline === true };
@@ -108,7 +111,8 @@ export async function scanStatus(status: FolderStatus, source: StatusSource, wor
       const entry = todo[next++]!;
       const local = o.override?.(entry.relative);
       entry.working = local ?? (await readWorking(working, entry.relative, digests));
-      if (!result.offline) {
+      // Once the service cannot be reached, only the caches are read.
+      if (!result.offline || !source.asks) {
         try {
           const got = await source.newest(entry.path, o.signal);
           if (got) {
