@@ -31,9 +31,10 @@ export function appendData(md: vscode.MarkdownString, value: string, options: { 
  * A command link for a trusted markdown string (one whose `isTrusted.enabledCommands` names the
  * command): `[title](command:id?args)`. The arguments are data: JSON, percent-encoded whole —
  * also the `(`, `)`, `'`, `!` and `*` that encodeURIComponent leaves, so that a path or a name in
- * them cannot end the link or start another one. The title is the extension's own text.
+ * them cannot end the link or start another one. The title is the extension's own text (its
+ * markdown characters escaped).
  */
 export function commandLink(title: string, command: string, args: unknown[]): string {
   const query = encodeURIComponent(JSON.stringify(args)).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `[${new vscode.MarkdownString().appendText(title).value}](command:${command}?${query})`;
+  return `[${title.replace(/[\\[\]`*_<>&]/g, '\\$&')}](command:${command}?${query})`;
 }
