@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import type { Site } from '../../src/api/types';
 import { ContentConsent } from '../../src/lm/consent';
-import { capContent, findSite, getRevisionInput, LIMITS, limitOf, searchHistoryInput, siteChangesInput, siteSummary, ToolInputError } from '../../src/lm/results';
+import { capContent, findSite, folderStatusInput, getRevisionInput, LIMITS, limitOf, lineHistoryInput, searchHistoryInput, siteChangesInput, siteSummary, ToolInputError } from '../../src/lm/results';
 
 function site(id: string, name: string, extra: Partial<Site> = {}): Site {
   return { id, name, server_type: 'FTP', domain: 'h', dir: '/', web_url: '', shared: false, ftp_pass: 'secret-ftp', db_password: 'secret-db', ...extra } as Site;
@@ -67,6 +67,16 @@ describe('lm results', () => {
     assert.deepEqual(siteChangesInput({ authors: 'c' }).authors, ['c']);
     for (const bad of [undefined, null, 'text', [1]]) assert.equal(searchHistoryInput(bad).site, undefined);
     assert.deepEqual(getRevisionInput({ site: 5, revisionId: 9, path: '' }), { site: '5', revisionId: '9', path: undefined, maxChars: LIMITS.contentChars.default });
+  });
+
+  it('the working-copy tools’ input: a folder or a site; lines 1-based, the end defaulting to the start, a range given backwards turned round', () => {
+    assert.deepEqual(folderStatusInput({ folder: '/w/site', limit: 5 }), { folder: '/w/site', site: undefined, limit: 5 });
+    assert.deepEqual(folderStatusInput({ site: 7, folder: '' }), { folder: undefined, site: '7', limit: LIMITS.statusFiles.default });
+    assert.equal(folderStatusInput({ limit: 10_000 }).limit, LIMITS.statusFiles.max);
+    assert.deepEqual(lineHistoryInput({ path: 'index.php', startLine: 3 }), { path: 'index.php', site: undefined, revisionId: undefined, startLine: 3, endLine: 3, limit: LIMITS.lineHistory.default });
+    assert.deepEqual([lineHistoryInput({ startLine: 9, endLine: '4' }).startLine, lineHistoryInput({ startLine: 9, endLine: '4' }).endLine], [4, 9]);
+    for (const bad of [0, -1, 1.5, 'x', null, undefined]) assert.equal(lineHistoryInput({ path: 'a', startLine: bad }).startLine, undefined, String(bad));
+    assert.deepEqual(lineHistoryInput({ site: 'Shop', path: 'a.php', revisionId: 12, startLine: '2', endLine: 0 }), { path: 'a.php', site: 'Shop', revisionId: '12', startLine: 2, endLine: 2, limit: LIMITS.lineHistory.default });
   });
 
   it('revision contents: allowed per site and account after a confirmation; nothing without one; forgotten on clear', () => {
