@@ -33,6 +33,9 @@
 //                compared under the same blame code (bench/blameChild.ts, bench/diffCandidates.ts).
 //   8. search    History Search (src/search): one file's history, a whole-site scan and its
 //                cancellation against the service's search-scale data set (bench/search.ts).
+//   9. scm       the working copy (bench/scmChild.ts): the status of a mapped folder of 2,000 files
+//                cold (the service with its search-scale data set and 20 ms of latency) and after a
+//                reload (from the caches), a save, the event loop meanwhile; line history.
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -46,6 +49,7 @@ import { BENCH_DOC, kb, markdown, textTable, writeBenchTable, type Machine, type
 import { searchBench, searchRows } from './search';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample } from './blameChild';
+import { SCM_WORKLOAD, type ScmColdSample, type ScmLinesSample, type ScmWarmSample } from './scmChild';
 import { CANDIDATES, CHOSEN } from './diffCandidates';
 import { zipEntries, zipRead } from '../test/host/zip';
 import type { HostFigures } from '../test/integration/bench/figures';
@@ -58,7 +62,7 @@ const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] aft
   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
   --skip-host     leave out the figures measured in the real extension host
   --skip-package  no .vsix: measure a production build made here instead
-  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame
+  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame, scm
                   (a quicker look at one group; not with --write-docs)
   --from FILE     measure nothing: print (or put into docs/benchmarks.md) the figures of an earlier
                   --json run saved in FILE
@@ -80,7 +84,15 @@ const TARGETS = {
   schedulerConcurrency: 6,
   blameMs: 150,
   reattributeMs: 20,
+  scmFirstStatusMs: 300,
+  scmSaveMs: 20,
+  scmLoopMaxMs: 50,
+  scmColdRatio: 1.25,
+  lineHistoryMs: 150,
 };
+
+/** The cold status's service latency (the ideal schedule: requests ÷ concurrency × latency). */
+const SCM_LATENCY_MS = 20;
 
 interface StoreRevisionSample {
   openMs: number;
@@ -406,6 +418,34 @@ async function main(): Promise<number> {
     // ---- 8. History Search, the service (search-scale data set) in its own process
     const search = await stage('history search', () => searchBench({ quick, tmp, cleanup }));
 
+    // ---- 9. the working copy: a folder's status cold and after a reload, a save; line history
+    const scm = await stage('scm (working copy)', async () => {
+      const child = path.join(__dirname, 'scmChild.js');
+      const work = path.join(tmp, 'scm-folder');
+      const run = async (args: string[], label: string) => {
+        const r = await runNode([child, ...args], { label, timeoutMs: 300_000 });
+        if (r.code !== 0) throw new Error(`${label} failed (exit ${r.code ?? r.signal})`);
+        return r.stdout;
+      };
+      await run(['prepare', work], 'scm prepare');
+      const service = await startServiceProcess({ dataFile: path.join(tmp, 'scm-service', 'service.json'), args: ['--quiet', '--search-scale', '--latency', String(SCM_LATENCY_MS)], cleanup });
+      const cold: ScmColdSample[] = [];
+      const warm: ScmWarmSample[] = [];
+      const lines: ScmLinesSample[] = [];
+      try {
+        for (let i = 0; i < (quick ? 1 : 3); i++) {
+          const cache = path.join(tmp, `scm-cache-${i}`);
+          cold.push(lastJson<ScmColdSample>(await run(['cold', service.url, work, cache], `scm cold ${i + 1}`)));
+          for (let k = 0; k < 2; k++) warm.push(lastJson<ScmWarmSample>(await run(['warm', service.url, work, cache], `scm warm ${i + 1}.${k + 1}`)));
+          fs.rmSync(cache, { recursive: true, force: true });
+        }
+      } finally {
+        await service.stop();
+      }
+      for (let i = 0; i < n.blame; i++) lines.push(lastJson<ScmLinesSample>(await run(['lines'], `line history ${i + 1}`)));
+      return { cold, warm, lines };
+    });
+
     // ---- the report
     const rows: Row[] = [];
     const row = (r: Row) => rows.push(r);
@@ -620,6 +660,7 @@ async function main(): Promise<number> {
       }
     }
     if (search) rows.push(...searchRows(search));
+    if (scm) rows.push(...scmRows(scm));
 
     if (size) {
       if (host?.bundleBytes !== undefined && host.bundleBytes !== size.benchBundleBytes) {
@@ -660,6 +701,7 @@ async function main(): Promise<number> {
         scheduler,
         blame,
         search,
+        scm,
         size,
       },
       errors,
@@ -672,6 +714,47 @@ async function main(): Promise<number> {
   } finally {
     await cleanup.run();
   }
+}
+
+/** The working-copy rows: a folder's status after a reload and cold, a save, the event loop, line history. */
+function scmRows(f: { cold: ScmColdSample[]; warm: ScmWarmSample[]; lines: ScmLinesSample[] }): Row[] {
+  const rows: Row[] = [];
+  const w = SCM_WORKLOAD;
+  const what = `a mapped folder of ${w.files.toLocaleString('en-US')} files (${w.edited} changed locally, ${w.older} older than the service, ${w.missing} missing, ${w.localOnly} with no revision)`;
+  const groupsOk = (g: ScmColdSample['groups']) => g.changedLocally === w.edited && g.newerOnService === w.older && g.onlyOnService === w.missing && g.unknown === 0;
+  if (f.warm.length) {
+    const first = median(f.warm.map((x) => x.firstMs));
+    const ok = f.warm.every((x) => x.requests === 0 && groupsOk(x.groups));
+    rows.push({ group: 'Working copy', id: 'scm.firstStatusMs', name: `status of ${what}, everything cached, after a reload: the folder's snapshot, every working file checked (fresh process)`, measured: `${ms(first)} (then the pass over the disk cache: ${ms(median(f.warm.map((x) => x.cachedMs)), 0)}; ${f.warm.map((x) => x.requests).reduce((a, b) => a + b, 0)} requests${ok ? '' : '; GROUPS WRONG'})`, value: round(first, 2), unit: 'ms', target: `≤ ${TARGETS.scmFirstStatusMs} ms`, ok: ok && first <= TARGETS.scmFirstStatusMs });
+    const save = median(f.warm.map((x) => x.saveMs));
+    const requests = Math.max(...f.warm.map((x) => x.requests));
+    rows.push({ group: 'Working copy', id: 'scm.saveMs', name: 'a save of one file: read, hashed, its state and the groups updated', measured: `${ms(save, 2)}, ${requests} requests${f.warm.every((x) => x.saveChanged) ? '' : '; STATE NOT UPDATED'}`, value: round(save, 3), unit: 'ms', target: `≤ ${TARGETS.scmSaveMs} ms, 0 requests`, ok: save <= TARGETS.scmSaveMs && requests === 0 && f.warm.every((x) => x.saveChanged) });
+    const max = median(f.warm.map((x) => x.loop.maxMs));
+    rows.push({ group: 'Working copy', id: 'scm.loopMaxMs', name: 'event loop meanwhile (the status, the pass over the disk cache, the save; monitorEventLoopDelay, 1 ms)', measured: `max ${ms(max)}, p99 ${ms(median(f.warm.map((x) => x.loop.p99Ms)))} (samples ${f.warm.map((x) => x.loop.maxMs.toFixed(0)).join(', ')} ms)`, value: round(max, 1), unit: 'ms', target: `max ≤ ${TARGETS.scmLoopMaxMs} ms`, ok: max <= TARGETS.scmLoopMaxMs });
+  }
+  if (f.cold.length) {
+    const ratios = f.cold.map((x) => {
+      const requests = Object.values(x.requests).reduce((a, b) => a + b, 0);
+      return { ...x, requests, ideal: (requests / w.concurrency) * SCM_LATENCY_MS };
+    });
+    const ratio = median(ratios.map((x) => x.wallMs / x.ideal));
+    const one = f.cold.every((x) => x.requests.getRevisions === w.files && x.requests.getRevisionFiles === 1 && Object.keys(x.requests).length === 2 && groupsOk(x.groups));
+    rows.push({
+      group: 'Working copy',
+      id: 'scm.coldRatio',
+      name: `status of the same folder with nothing cached: one Get Revisions (with content) per file at background priority, concurrency ${w.concurrency}, ${SCM_LATENCY_MS} ms service latency: wall time ÷ ideal (requests ÷ concurrency × latency)`,
+      measured: `${ratio.toFixed(2)} (${(median(f.cold.map((x) => x.wallMs)) / 1000).toFixed(2)} s; samples ${ratios.map((x) => (x.wallMs / x.ideal).toFixed(2)).join(', ')}; requests ${JSON.stringify(f.cold[0]!.requests)}, at most ${Math.max(...f.cold.map((x) => x.maxInFlight))} at once)`,
+      value: round(ratio, 3),
+      unit: 'ratio',
+      target: `≤ ${TARGETS.scmColdRatio}, one Get Revisions per file`,
+      ok: one && ratio <= TARGETS.scmColdRatio,
+    });
+  }
+  if (f.lines.length) {
+    const cold = median(f.lines.map((x) => x.coldMs));
+    rows.push({ group: 'Working copy', id: 'scm.lineHistoryMs', name: 'line history of 10 lines of a 5,000-line file with 50 revisions, contents in memory (first call of a process)', measured: `${ms(cold)} (warm ${ms(median(f.lines.map((x) => x.warmMs)))}; ${f.lines[0]!.entries} revisions changed them)`, value: round(cold, 2), unit: 'ms', target: `≤ ${TARGETS.lineHistoryMs} ms`, ok: cold <= TARGETS.lineHistoryMs });
+  }
+  return rows;
 }
 
 /** What `--json` prints (and `--from` reads back). */

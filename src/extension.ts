@@ -115,7 +115,7 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
   const history = registerHistory({ session, model, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
   const blame = registerBlameViewShell({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
-  const scm = registerScm({ session, model, revisions, log, notifier, editor: blame.features }, () => ready, context.subscriptions);
+  const scm = registerScm({ session, model, revisions, log, notifier, editor: blame.features, cache }, () => ready, context.subscriptions);
   /** Writes a file's code cache once `settled` and a little more have passed, and says so in the log. */
   const saveCache = (what: string, report: CodeCacheReport, settled: Promise<unknown>) =>
     context.subscriptions.push(

@@ -431,8 +431,9 @@ export class RevisionStore {
 
   /**
    * One Get Revisions, the list stored on disk. Contents the service sends go to the content
-   * cache; with `newestContent`, they are asked for (the reply capped at its bytes) and only the
-   * newest revision's is kept, in memory and on disk.
+   * cache. With `newestContent` (a folder's status: RevisionStore.newest), they are asked for
+   * (the reply capped at its bytes), only the newest revision's is kept, and the disk is left
+   * alone: see `newest`.
    */
   private async fetchRevisions(siteId: string, path: string, owner: Owner, o: ReadOptions, newestContent?: { maxReplyBytes: number }): Promise<RevisionList> {
     this.requests.revisions++;
@@ -449,14 +450,10 @@ export class RevisionStore {
     }
     const list: RevisionList = { siteId, path, items: sortNewestFirst(items), ...(raw.issues?.skipped ? { skipped: raw.issues.skipped } : {}) };
     const newest = list.items[0]?.item.id;
-    const d = await owner.disk;
-    for (const [id, content] of contents) {
-      if (!newestContent) this.putContent(siteId, id, content);
-      else if (id === newest) await d?.putContent(siteId, id, this.putContent(siteId, id, content));
-    }
+    for (const [id, content] of contents) if (!newestContent || id === newest) this.putContent(siteId, id, content);
     if (raw.issues?.skipped) this.log?.warn(issuesText(`Revisions of a file of site ${siteId}`, raw.issues));
     this.log?.debug(`Revisions: ${items.length} revisions of a file on site ${siteId}${contents.size ? ` (${contents.size} sent with content, ${newestContent ? 'the newest' : 'all'} cached)` : ''}`);
-    await d?.put({ kind: 'revisions', siteId, path }, items);
+    if (!newestContent) await (await owner.disk)?.put({ kind: 'revisions', siteId, path }, items);
     return list;
   }
 
@@ -686,9 +683,13 @@ export class RevisionStore {
   /**
    * A file's revisions (newest first) and the digest of the newest one's content: from memory or
    * the disk when both are there; else ONE Get Revisions with content, its reply capped at
-   * `maxReplyBytes` (the list and the newest content kept, the older contents it carried are not);
-   * over the cap, or when the service leaves a content out, the list (no content) and the newest
-   * revision (Get Revision). A file with no revision has no digest.
+   * `maxReplyBytes`, the list and the newest content kept in memory (the older contents it
+   * carried are not); over the cap, or when the service leaves a content out, the list (no
+   * content) and the newest revision (Get Revision), cached as any. What ONE Get Revisions brings
+   * is not written to the disk cache: a folder's first status reads thousands of files at once,
+   * their writes cost about as much as the requests (bench/scmChild.ts), and after a reload the
+   * folder's status comes from its own snapshot (src/status/snapshot.ts). A file with no revision
+   * has no digest.
    */
   async newest(siteId: string, path: string, o: ReadOptions & { maxReplyBytes: number }): Promise<{ list: RevisionList; digest: string | undefined }> {
     const read: ReadOptions = { ...(o.signal ? { signal: o.signal } : {}), priority: o.priority ?? 'background' };

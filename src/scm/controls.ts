@@ -26,6 +26,7 @@ import { formatShortLocal } from '../revisions/time';
 import type { SitesModel } from '../sites/sitesModel';
 import { FolderStatus, GROUPS, stateOf, type GroupId, type StatusEntry, type WorkingFile } from '../status';
 import { scanStatus, storeSource, type StatusMode } from '../status/scan';
+import { readSnapshot, restoreSnapshot, snapshotOf, snapshotSource, writeSnapshot } from '../status/snapshot';
 import { DigestCache, nodeWorkingFs, readWorking, type WorkingFs } from '../status/working';
 import { background } from '../util/background';
 import { displayText } from '../util/text';
@@ -39,6 +40,8 @@ const WALK_MAX = 20_000;
 const EDIT_DEBOUNCE_MS = 300;
 /** Files created or deleted outside VS Code: the folder is counted again this long after the last. */
 const RECOUNT_DEBOUNCE_MS = 2000;
+/** The snapshot is written this long after the last change of the status. */
+const SNAPSHOT_DEBOUNCE_MS = 3000;
 
 const encoder = new TextEncoder();
 
@@ -56,6 +59,8 @@ export interface ControlsDeps {
   quickDiff: SiteQuickDiff;
   decorations: StatusDecorations;
   log: Log;
+  /** Where the signed-in account's status snapshots are kept (undefined: nowhere). */
+  snapshotDir: () => string | undefined;
 }
 
 /** The groups' labels (translated when drawn). */
@@ -88,6 +93,8 @@ export class FolderControl implements vscode.Disposable {
   /** What each group shows now (see render). */
   private readonly drawn = new Map<GroupId, string>();
   private recount: ReturnType<typeof setTimeout> | undefined;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(
@@ -141,17 +148,43 @@ export class FolderControl implements vscode.Disposable {
       this.failure = undefined;
       this.render(true);
       if (mode === 'open') {
+        // After a window reload: the last known status at once, its working files checked by size and time.
+        await this.fromSnapshot(abort.signal);
         const listed = await this.scan('cached', abort.signal);
         this.render(true);
-        // Nothing cached: the whole folder; else what the cache could not say.
-        if (!abort.signal.aborted) await this.scan('complete', abort.signal, listed ? this.unknownPaths() : undefined);
+        // Nothing cached: the whole folder (walked too); else what the cache could not say.
+        if (!abort.signal.aborted) await this.scan('complete', abort.signal, listed ? this.unknownPaths() : undefined, !listed);
       } else await this.scan('refresh', abort.signal);
     })().finally(() => {
       if (this.running?.abort === abort) this.running = undefined;
-      if (!abort.signal.aborted) this.render();
+      if (!abort.signal.aborted) {
+        this.render();
+        this.saveSoon();
+      }
     });
     this.running = { abort, done };
     return done;
+  }
+
+  /** The snapshot of the folder's last known status, when there is one and nothing is known yet. */
+  private async fromSnapshot(signal: AbortSignal): Promise<void> {
+    const dir = this.deps.snapshotDir();
+    if (!dir || this.status.all().length) return;
+    const snap = await readSnapshot(dir, this.siteId, this.folder.toString());
+    if (!snap || signal.aborted) return;
+    restoreSnapshot(this.status, snap, this.digests);
+    await scanStatus(this.status, snapshotSource(this.status), this.fs, this.digests, { signal, override: (relative) => this.edited.get(relative) });
+    if (!signal.aborted) this.render(true);
+  }
+
+  /** Writes the snapshot once the status has not changed for a moment (never after the control is gone: a sign-out deletes the folder). */
+  private saveSoon(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      const dir = this.deps.snapshotDir();
+      if (this.disposed || !dir) return;
+      background('Writing the status snapshot', writeSnapshot(dir, snapshotOf(this.status, this.siteId, this.folder.toString())));
+    }, SNAPSHOT_DEBOUNCE_MS);
   }
 
   /** The paths whose state is not known (what a complete pass after the cached one reads). */
@@ -162,8 +195,8 @@ export class FolderControl implements vscode.Disposable {
       .map((e) => e.path);
   }
 
-  /** One pass of src/status/scan.ts; whether the site's list was read. */
-  private async scan(mode: StatusMode, signal: AbortSignal, paths?: string[]): Promise<boolean> {
+  /** One pass of src/status/scan.ts (a complete pass walks the folder only with `walk`); whether the site's list was read. */
+  private async scan(mode: StatusMode, signal: AbortSignal, paths?: string[], walk = mode !== 'complete'): Promise<boolean> {
     if (paths && !paths.length) return true;
     let drawn = Date.now();
     try {
@@ -171,7 +204,7 @@ export class FolderControl implements vscode.Disposable {
         signal,
         ...(paths ? { paths } : {}),
         override: (relative) => this.edited.get(relative),
-        walkMax: mode === 'complete' ? 0 : WALK_MAX,
+        walkMax: walk ? WALK_MAX : 0,
         onFile: () => {
           // Drawn a few times a second while a long scan goes on.
           if (Date.now() - drawn < 250) return;
@@ -312,6 +345,7 @@ export class FolderControl implements vscode.Disposable {
 
   private apply(relative: string, working: WorkingFile | null): void {
     if (this.status.updateWorking(relative, working).length) this.render();
+    this.saveSoon();
   }
 
   /** A file of the folder created, changed or deleted (also by VS Code's own save: then nothing changes). */
@@ -337,7 +371,9 @@ export class FolderControl implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.running?.abort.abort();
+    clearTimeout(this.saveTimer);
     for (const t of this.timers.values()) clearTimeout(t);
     clearTimeout(this.recount);
     this.deps.decorations.set(this, []);

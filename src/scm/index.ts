@@ -2,6 +2,8 @@
 // Control view (./controls.ts), the letter and colour of its files' states wherever VS Code draws
 // a file (./decorations.ts), and the history of the selected lines (./lineHistory.ts). Loaded on
 // first use by ./register.ts, which registers the commands at activation.
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { onDidChangeSettings } from '../config';
 import { translate } from '../l10n';
@@ -34,7 +36,8 @@ function resourcesOf(args: unknown[]): StatusResource[] {
 export async function activateScm(deps: ScmDeps): Promise<{ api: ScmApi; commands: Record<ScmCommand, (...args: unknown[]) => unknown>; disposables: vscode.Disposable[] }> {
   const editor = await deps.editor();
   const decorations = new StatusDecorations();
-  const controls = new SiteControls({ session: deps.session, model: deps.model, store: deps.revisions.store, folders: deps.revisions.folders, quickDiff: editor.quickDiff, decorations, log: deps.log });
+  const snapshotDir = () => (deps.cache.folder ? path.join(deps.cache.folder, 'status') : undefined);
+  const controls = new SiteControls({ session: deps.session, model: deps.model, store: deps.revisions.store, folders: deps.revisions.folders, quickDiff: editor.quickDiff, decorations, log: deps.log, snapshotDir });
   const lineHistory = new LineHistoryView(editor.files);
 
   /** "Compare with Revision…": a pick of the file's revisions, the one chosen against the working file. */
@@ -82,6 +85,11 @@ export async function activateScm(deps: ScmDeps): Promise<{ api: ScmApi; command
     // The Sites view's Refresh: the store forgot its lists; the folders ask for them again.
     deps.model.onDidRefresh(() => {
       if (deps.session.state === 'signedIn') background('Checking the mapped folders again', controls.refresh());
+    }),
+    // Clear Cache: the snapshots go too (the folders are checked again: see onDidRefresh).
+    deps.cache.onDidClear(() => {
+      const dir = snapshotDir();
+      if (dir) background('Deleting the status snapshots', fsp.rm(dir, { recursive: true, force: true }));
     }),
     onDidChangeSettings((e) => {
       if (['sourceControl', 'quickDiff', 'newerRevisionAlert'].some((s) => e.affectsConfiguration(`siteRevisions.${s}`))) controls.settingsChanged();

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { Session } from '../auth/session';
 import type { BlameViewApi } from '../blameView';
+import type { AccountCache } from '../cache/accountCache';
 import type { Log } from '../log';
 import type { RevisionsApi } from '../revisions';
 import type { SitesModel } from '../sites/sitesModel';
@@ -24,6 +25,8 @@ export interface ScmDeps {
   notifier: Notifier;
   /** The editor features (their WorkingFiles and quick diff), loaded on first use. */
   editor: () => Promise<BlameViewApi>;
+  /** The signed-in account's cache folder (the status snapshots are kept there). */
+  cache: AccountCache;
 }
 
 export function registerScm(deps: ScmDeps, whenReady: () => Promise<void>, subscriptions: vscode.Disposable[]): { features: () => Promise<ScmApi> } {

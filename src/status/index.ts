@@ -24,6 +24,9 @@
 // reads the folder and the store for the whole).
 import { safeSegments } from '../revisions/safePath';
 
+/** Natural order of paths ("file2" before "file10"). */
+const NATURAL = new Intl.Collator(undefined, { numeric: true });
+
 export type FileState = 'changedLocally' | 'newerOnService' | 'onlyOnService' | 'same' | 'unknown';
 
 /** The groups a state puts an entry in (the others are in none). */
@@ -162,6 +165,11 @@ export class FolderStatus {
     this.local = { count, complete };
   }
 
+  /** The count of local files with no revision as known before (a snapshot), until the folder is walked again. */
+  setLocalCount(count: number, complete: boolean): void {
+    this.local = { count, complete };
+  }
+
   /** Local files with no revision; `complete` false: at least that many (the walk stopped at its bound). */
   get localOnly(): { count: number; complete: boolean } {
     return this.local;
@@ -175,7 +183,7 @@ export class FolderStatus {
       if (s === 'unknown') out.unknown++;
       else if (s !== 'same') out[s].push(e);
     }
-    for (const g of GROUPS) out[g].sort((a, b) => a.relative.localeCompare(b.relative, undefined, { numeric: true }) || (a.path < b.path ? -1 : 1));
+    for (const g of GROUPS) out[g].sort((a, b) => NATURAL.compare(a.relative, b.relative) || (a.path < b.path ? -1 : 1));
     return out;
   }
 }

@@ -64,7 +64,7 @@ function newestOf(d: { item: { id: string; date: string; author: string }; time:
 
 export interface ScanOptions {
   signal?: AbortSignal;
-  /** Files read at once (working files and store reads; the scheduler bounds the requests). */
+  /** Files read at once (default 12: working files and store reads; the scheduler bounds the requests in flight, twice its default, so that requests stay in flight while replies are stored). */
   concurrency?: number;
   /** Only these site paths (default: every entry whose state is not known). */
   paths?: readonly string[];
@@ -116,8 +116,11 @@ export async function scanStatus(status: FolderStatus, source: StatusSource, wor
         try {
           const got = await source.newest(entry.path, o.signal);
           if (got) {
+            const known = entry.newest;
             // An offline list is the last known one: a newest revision known before stays.
-            if (!(got.offline && entry.newest)) entry.newest = got.newest;
+            if (!(got.offline && known)) entry.newest = got.newest;
+            // The same revision whose content is not cached keeps the digest known before (a snapshot).
+            if (got.newest && known && got.newest.id === known.id && got.newest.digest === undefined) got.newest.digest = known.digest;
             if (got.offline) result.offline = true;
           }
         } catch (e) {
@@ -133,7 +136,7 @@ export async function scanStatus(status: FolderStatus, source: StatusSource, wor
     }
   };
   const walk = o.walkMax ? working.list(o.walkMax, o.signal) : undefined;
-  await Promise.all(Array.from({ length: Math.min(o.concurrency ?? 8, Math.max(1, todo.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.min(o.concurrency ?? 12, Math.max(1, todo.length)) }, worker));
   const local = await walk;
   if (local && !o.signal?.aborted) status.setLocalFiles(local.files, local.complete);
   return result;

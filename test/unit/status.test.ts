@@ -15,7 +15,8 @@ import { RequestScheduler } from '../../src/scheduler';
 import { isOffline } from '../../src/sites/viewState';
 import { FolderStatus, stateOf, type GroupId } from '../../src/status';
 import { scanStatus, storeSource, type StatusMode } from '../../src/status/scan';
-import { DigestCache, nodeWorkingFs, readWorking } from '../../src/status/working';
+import { readSnapshot, restoreSnapshot, snapshotName, snapshotOf, snapshotSource, writeSnapshot } from '../../src/status/snapshot';
+import { DigestCache, nodeWorkingFs, readWorking, type WorkingFs } from '../../src/status/working';
 import { DiskStore } from '../../src/store';
 import { DEMO, startService, type RunningService } from '../server';
 
@@ -126,18 +127,25 @@ describe('status of a mapped folder (local service)', function () {
     assert.equal(e.newest?.digest, digest(Buffer.from(site.get(older)!.at(-1)!.content)));
   });
 
-  it('cached: after a reload (a new store on the same disk) the same groups with no request; a cached pass before a cold one sends nothing', async () => {
-    const { edited, older, missing } = layout();
+  it('cached: the same groups again with no request; a cached pass before a cold one, or after a reload without the folder’s snapshot, sends nothing', async () => {
+    const { paths, edited, older, missing } = layout();
     const fresh = new FolderStatus(false);
     assert.deepEqual(await scan(store(), fresh, 'cached'), { noList: true, offline: false, failed: 0 }, 'nothing cached yet');
     assert.equal(service.count(), 0);
-    await scan(store(), new FolderStatus(false), 'complete');
-    for (const d of disks.splice(0)) await d.dispose();
+    const s = store();
+    await scan(s, new FolderStatus(false), 'complete');
     service.resetStats();
     const status = new FolderStatus(false);
-    await scan(store(), status, 'cached');
+    await scan(s, status, 'cached');
     assert.deepEqual(groups(status), { changedLocally: [edited], newerOnService: [older], onlyOnService: [missing], unknown: 0, localOnly: 2 });
     assert.equal(service.count(), 0, 'no request');
+    // A reload: the site's list is on disk; what one Get Revisions brought for the status is not
+    // (the folder's snapshot has it: see the reload test below). Nothing is asked in a cached pass.
+    for (const d of disks.splice(0)) await d.dispose();
+    const reloaded = new FolderStatus(false);
+    assert.equal((await scan(store(), reloaded, 'cached')).noList, false);
+    assert.equal(groups(reloaded).unknown, paths.length, 'no file’s newest revision is known');
+    assert.equal(service.count(), 0);
   });
 
   it('a save of one file updates its state from its new digest, with no request and no other file read', async () => {
@@ -208,6 +216,43 @@ describe('status of a mapped folder (local service)', function () {
     service.resetStats();
     assert.equal((await s.newest(siteId, p!, { maxReplyBytes: 64 })).digest, sum);
     assert.equal(service.count(), 0);
+  });
+
+  it('a window reload: the snapshot gives the last known status at once, reading only the working files changed since; the store’s pass after it keeps a digest it does not have', async () => {
+    const { edited, older, missing } = layout();
+    const status = new FolderStatus(false);
+    await scan(store(), status, 'complete');
+    const dir = path.join(root, 'snapshots');
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    await writeSnapshot(dir, snapshotOf(status, siteId, folder));
+    assert.deepEqual(fs.readdirSync(dir), [snapshotName(siteId, folder)]);
+    service.resetStats();
+    // A new window: the snapshot, then the working files by size and time.
+    let reads = 0;
+    const base = nodeWorkingFs(folder);
+    const counting: WorkingFs = { ...base, read: (r) => (reads++, base.read(r)) };
+    const again = new FolderStatus(false);
+    const digests = new DigestCache();
+    const snap = await readSnapshot(dir, siteId, folder);
+    assert.ok(snap);
+    restoreSnapshot(again, snap, digests);
+    await scanStatus(again, snapshotSource(again), counting, digests);
+    assert.deepEqual(groups(again), { changedLocally: [edited], newerOnService: [older], onlyOnService: [missing], unknown: 0, localOnly: 2 });
+    assert.equal(reads, 0, 'no working file read: none changed');
+    write(older, 'edited since\n');
+    await scanStatus(again, snapshotSource(again), counting, digests);
+    assert.equal(reads, 1, 'the one changed since');
+    assert.deepEqual(groups(again).changedLocally, [edited, older].sort((a, b) => again.get(a)!.relative.localeCompare(again.get(b)!.relative)));
+    assert.equal(service.count(), 0);
+    // The store's pass: the same newest revision without its content's digest keeps the one known.
+    const sameId = { asks: false, siteFiles: () => Promise.resolve({ paths: again.all().map((e) => e.path), offline: false }), newest: (p: string) => Promise.resolve({ newest: { ...again.get(p)!.newest!, digest: undefined }, offline: false }) };
+    await scanStatus(again, sameId, counting, digests);
+    assert.equal(groups(again).unknown, 0);
+    // Another site's or folder's snapshot, or a damaged one, is not taken.
+    assert.equal(await readSnapshot(dir, '999', folder), undefined);
+    assert.equal(await readSnapshot(dir, siteId, `${folder}-other`), undefined);
+    fs.writeFileSync(path.join(dir, snapshotName(siteId, folder)), '{"v":1,');
+    assert.equal(await readSnapshot(dir, siteId, folder), undefined);
   });
 
   it('the rules: equal bytes are the same; a revision newer than the file that differs is newer on the service; a date that is not one is never newer; several raw paths of one file; refused paths', () => {

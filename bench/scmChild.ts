@@ -1,0 +1,219 @@
+// One sample of the working-copy figures (issue 28), in a fresh Node process (plain Node, no
+// vscode; the status engine src/status, the revision store and its disk cache, the scheduler):
+//
+//   node out/bench/scmChild.js prepare DIR
+//     writes the working folder of the service's search-scale site (2,000 files, 20 revisions
+//     each, test/server/searchScale.ts): every file as its newest revision (saved before it),
+//     except 20 edited here, 20 that are an older revision saved before the newest, 20 missing;
+//     and 100 local files with no revision.
+//
+//   node out/bench/scmChild.js cold URL DIR CACHE
+//     the folder's status with nothing cached (what the Source Control view does for a folder
+//     mapped for the first time: the cached pass, then the rest asked at background priority,
+//     one Get Revisions with content per file), through a scheduler of concurrency 6: wall time.
+//
+//   node out/bench/scmChild.js warm URL DIR CACHE
+//     a new process on the disk cache the cold sample filled (a window reloaded): the first
+//     status (the folder's snapshot, its 2,000 working files checked by size and time), then the
+//     pass over the revision store's disk cache that follows it, then one file saved (edited on
+//     disk) and its state updated from its new digest (what a save costs); the event loop's delay
+//     sampled all along; requests counted at the service (none is expected).
+//
+//   node out/bench/scmChild.js lines
+//     line history of 10 lines of a 5,000-line file with 50 revisions, contents in memory (the
+//     blame workload, test/unit/helpers/blameHistory.ts): the first call of the process, then warm.
+//
+// Prints one JSON line on stdout.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { SiteRevisionClient } from '../src/api';
+import { loadBlame } from '../src/blame/load';
+import { RevisionStore } from '../src/revisions/store';
+import { RequestScheduler } from '../src/scheduler';
+import { isOffline } from '../src/sites/viewState';
+import { FolderStatus, stateOf } from '../src/status';
+import { scanStatus, storeSource } from '../src/status/scan';
+import { readSnapshot, restoreSnapshot, snapshotOf, snapshotSource, writeSnapshot } from '../src/status/snapshot';
+import { DigestCache, nodeWorkingFs, readWorking } from '../src/status/working';
+import { DiskStore } from '../src/store';
+import { DEMO } from '../test/server/demo';
+import { SEARCH_SCALE_SITE_ID, SearchScaleData } from '../test/server/searchScale';
+import { generateHistory } from '../test/unit/helpers/blameHistory';
+
+export const SCM_WORKLOAD = { files: 2000, edited: 20, older: 20, missing: 20, localOnly: 100, concurrency: 6 };
+const SITE = String(SEARCH_SCALE_SITE_ID);
+
+export interface ScmColdSample {
+  wallMs: number;
+  /** Requests the service received, by operation. */
+  requests: Record<string, number>;
+  maxInFlight: number;
+  groups: { changedLocally: number; newerOnService: number; onlyOnService: number; unknown: number; localOnly: number };
+}
+
+export interface ScmWarmSample {
+  /** The first status of the process: the snapshot read, every working file's size and time checked. */
+  firstMs: number;
+  /** The pass over the store's disk cache after it (2,000 lists and digests; the folder walked). */
+  cachedMs: number;
+  /** One file saved: read, hashed, its state updated, the groups made again. */
+  saveMs: number;
+  /** Requests the service received during both. */
+  requests: number;
+  loop: { maxMs: number; p99Ms: number };
+  groups: ScmColdSample['groups'];
+  saveChanged: boolean;
+}
+
+export interface ScmLinesSample {
+  coldMs: number;
+  warmMs: number;
+  entries: number;
+}
+
+const stats = async (url: string) => (await (await fetch(`${url}/__control/stats`)).json()) as { requests: { operation?: string }[]; maxInFlight: number };
+const reset = async (url: string) => void (await (await fetch(`${url}/__control/reset-stats`, { method: 'POST' })).arrayBuffer());
+
+function groupsOf(status: FolderStatus): ScmColdSample['groups'] {
+  const g = status.groups();
+  return { changedLocally: g.changedLocally.length, newerOnService: g.newerOnService.length, onlyOnService: g.onlyOnService.length, unknown: g.unknown, localOnly: status.localOnly.count };
+}
+
+function prepare(dir: string): void {
+  const data = new SearchScaleData();
+  fs.rmSync(dir, { recursive: true, force: true });
+  const w = SCM_WORKLOAD;
+  data.paths.forEach((p, i) => {
+    if (i % 100 < 1 && i / 100 < w.missing) return; // 20 missing: files 0, 100, … 1900
+    const revs = data.revisions(p, true)!;
+    const newest = revs.at(-1)!;
+    const time = Date.parse(`${newest.date.replace(' ', 'T')}Z`);
+    const file = path.join(dir, ...p.split('/'));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    if (i % 100 === 1) fs.writeFileSync(file, `${newest.content!}// edited here\n`); // 20 edited now
+    else if (i % 100 === 2) {
+      fs.writeFileSync(file, revs[0]!.content!); // 20 older, saved before the newest revision
+      fs.utimesSync(file, new Date(time - 60_000), new Date(time - 60_000));
+    } else {
+      fs.writeFileSync(file, newest.content!);
+      fs.utimesSync(file, new Date(time - 1000), new Date(time - 1000));
+    }
+  });
+  for (let i = 0; i < w.localOnly; i++) {
+    const file = path.join(dir, 'local', `draft-${i}.txt`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `draft ${i}\n`);
+  }
+}
+
+function open(url: string, cache: string) {
+  const scheduler = new RequestScheduler({ concurrency: SCM_WORKLOAD.concurrency });
+  const client = new SiteRevisionClient({ baseUrl: url, credentials: () => DEMO.user, timeoutMs: 60_000, retries: 0, scheduler });
+  const disk = new DiskStore(cache, { maxBytes: 2 * 1024 * 1024 * 1024 });
+  const store = new RevisionStore((fn) => fn(client), 64 * 1024 * 1024, undefined, { disk: () => Promise.resolve(disk), isOffline });
+  return { store, disk, close: async () => (await disk.dispose(), await client.dispose()) };
+}
+
+async function cold(url: string, dir: string, cache: string): Promise<ScmColdSample> {
+  const { store, close } = open(url, cache);
+  await reset(url);
+  const status = new FolderStatus(false);
+  const digests = new DigestCache();
+  const working = nodeWorkingFs(dir);
+  const t0 = performance.now();
+  const cached = await scanStatus(status, storeSource(store, SITE, 'cached'), working, digests, { walkMax: 20_000 });
+  const unknown = status
+    .all()
+    .filter((e) => stateOf(e) === 'unknown')
+    .map((e) => e.path);
+  await scanStatus(status, storeSource(store, SITE, 'complete'), working, digests, cached.noList ? { walkMax: 20_000 } : { paths: unknown });
+  const wallMs = performance.now() - t0;
+  await writeSnapshot(path.join(cache, 'status'), snapshotOf(status, SITE, dir));
+  const s = await stats(url);
+  const requests: Record<string, number> = {};
+  for (const r of s.requests) requests[r.operation ?? '?'] = (requests[r.operation ?? '?'] ?? 0) + 1;
+  const out = { wallMs, requests, maxInFlight: s.maxInFlight, groups: groupsOf(status) };
+  await close();
+  return out;
+}
+
+async function warm(url: string, dir: string, cache: string): Promise<ScmWarmSample> {
+  const { store, close, disk } = open(url, cache);
+  // The host has the account's disk store open before any folder's status (the Sites view uses it).
+  await disk.ready;
+  await reset(url);
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
+  const status = new FolderStatus(false);
+  const digests = new DigestCache();
+  const working = nodeWorkingFs(dir);
+  const t0 = performance.now();
+  const snap = await readSnapshot(path.join(cache, 'status'), SITE, dir);
+  if (!snap) throw new Error('no snapshot: run the cold sample first');
+  restoreSnapshot(status, snap, digests);
+  await scanStatus(status, snapshotSource(status), working, digests);
+  status.groups();
+  const firstMs = performance.now() - t0;
+  const groups = groupsOf(status);
+  const t1 = performance.now();
+  await scanStatus(status, storeSource(store, SITE, 'cached'), working, digests, { walkMax: 20_000 });
+  status.groups();
+  const cachedMs = performance.now() - t1;
+  // A save: a file that was the newest revision edited on disk; its state from its new digest.
+  const entry = status.all().find((e) => stateOf(e) === 'same')!;
+  const file = path.join(dir, ...entry.relative.split('/'));
+  const before = fs.readFileSync(file);
+  const mtime = fs.statSync(file).mtime;
+  fs.appendFileSync(file, '// saved here\n');
+  await new Promise((r) => setTimeout(r, 20));
+  const t2 = performance.now();
+  const changes = status.updateWorking(entry.relative, await readWorking(working, entry.relative, digests));
+  status.groups();
+  const saveMs = performance.now() - t2;
+  h.disable();
+  // The folder as it was, for the next sample.
+  fs.writeFileSync(file, before);
+  fs.utimesSync(file, mtime, mtime);
+  const requests = (await stats(url)).requests.length;
+  await close();
+  return { firstMs, cachedMs, saveMs, requests, loop: { maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6 }, groups, saveChanged: changes.some((c) => c.after === 'changedLocally') };
+}
+
+async function lines(): Promise<ScmLinesSample> {
+  const g = generateHistory({ lines: 5000, revisions: 50, changeFraction: 0.03, seed: 14 });
+  const blame = await loadBlame();
+  const range = { start: 2500, end: 2510 };
+  const t0 = performance.now();
+  const first = await blame.lineHistory(g.revisions, range);
+  const coldMs = performance.now() - t0;
+  const warmRuns: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    await blame.lineHistory(g.revisions, range);
+    warmRuns.push(performance.now() - t);
+  }
+  warmRuns.sort((a, b) => a - b);
+  return { coldMs, warmMs: warmRuns[2]!, entries: first.length };
+}
+
+async function main(): Promise<void> {
+  const [mode, ...args] = process.argv.slice(2);
+  let out: unknown;
+  if (mode === 'prepare') {
+    prepare(args[0]!);
+    out = { prepared: true };
+  } else if (mode === 'cold') out = await cold(args[0]!, args[1]!, args[2]!);
+  else if (mode === 'warm') out = await warm(args[0]!, args[1]!, args[2]!);
+  else if (mode === 'lines') out = await lines();
+  else throw new Error(`unknown mode ${mode}`);
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+// Run as a child process (bench/run.ts imports this file for its workload and types only).
+if (require.main === module) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`scmChild: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  });
+}
