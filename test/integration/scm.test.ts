@@ -363,6 +363,43 @@ describe('Source control of a mapped folder, and Line History', function () {
     await closeAll();
   });
 
+  it('the blame hover’s Line History link opens the history of that line, also for a file whose path would end a markdown link', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    // A path with a bracket and a parenthesis: in a command link's arguments, unescaped, it would end the link.
+    const odd = 'pages/odd) [x].php';
+    await control(url, 'add-revision', { siteId: acmeId, path: odd, content: '<?php\n$a = 1;\n', author: 'first@example.com' });
+    await control(url, 'add-revision', { siteId: acmeId, path: odd, content: '<?php\n$a = 2;\n', author: 'second@example.com' });
+    await vscode.commands.executeCommand('siteRevisions.refresh');
+    const revs = await serviceRevisions(odd);
+    const file = write(odd, revs.at(-1)!.content, revs.at(-1)!.time - 1000);
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
+    assert.equal(await vscode.commands.executeCommand('siteRevisions.toggleBlame'), 'on');
+    editor.selection = new vscode.Selection(1, 0, 1, 0);
+    await s.moveMouseAway();
+    await vscode.commands.executeCommand('editor.action.showHover');
+    // The links are whole (the path in their arguments ends none of them early), and they work.
+    await s.until(() => s.texts({ selector: '.monaco-hover a:visible' }), (t) => t.map((x) => x.trim()).join() === 'Compare with This Revision,Compare with Its Previous Revision,Open Revision,Line History', 'the hover’s links');
+    const hover = (await s.texts({ selector: '.monaco-hover' })).join('\n');
+    assert.ok(!/%22|command:/.test(hover), `nothing of a link's target drawn as text: ${hover}`);
+    await s.click({ selector: '.monaco-hover a:visible', hasText: 'Compare with Its Previous Revision' });
+    await waitFor(() => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff && parseRevisionUri(input.modified)?.revisionId === revs[1]!.id && parseRevisionUri(input.original)?.revisionId === revs[0]!.id;
+    }, { message: 'the diff the link opens' });
+    await vscode.window.showTextDocument(editor.document, { preview: false });
+    vscode.window.activeTextEditor!.selection = new vscode.Selection(1, 0, 1, 0);
+    await s.moveMouseAway();
+    await vscode.commands.executeCommand('editor.action.showHover');
+    await s.click({ selector: '.monaco-hover a:visible', hasText: 'Line History' });
+    const pane = s.pane('Line History');
+    const rows = await s.until(() => s.texts({ selector: `${pane} .monaco-list-row[aria-level="1"]` }), (t) => t.length === 2 && t.some((x) => x.includes(`revision ${revs[0]!.id}`)), 'the history of line 2');
+    assert.ok(rows[0]!.includes(`revision ${revs[1]!.id}`) && rows[0]!.includes('$a = 2;'), rows[0]);
+    assert.ok(await s.until(() => s.texts({ selector: `${pane} .pane-header` }), (t) => t.some((x) => x.includes('odd) [x].php · line 2')), 'the file and the line in the view’s title'));
+    await vscode.commands.executeCommand('siteRevisions.toggleBlame');
+    await closeAll();
+  });
+
   describe('language-model tools', () => {
     const textOf = (r: vscode.LanguageModelToolResult) => r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     const dataOf = <T>(r: vscode.LanguageModelToolResult): T => {
