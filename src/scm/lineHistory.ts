@@ -76,14 +76,16 @@ class EntryNode extends Node {
 
   item(): vscode.TreeItem {
     const { entry, listed, local } = this.row;
+    // Who and when first (what a narrow side bar keeps), then the revision and the lines' first text.
     const first = entry.lines.find((l) => l.trim() !== '')?.trim() ?? '';
-    const label = first ? displayText(first).slice(0, 120) : vscode.l10n.t('(empty lines)');
+    const text = first ? displayText(first).slice(0, 120) : vscode.l10n.t('(empty lines)');
+    const who = listed ? displayText(listed.item.author).trim() || vscode.l10n.t('unknown author') : '';
+    const when = listed ? (listed.time === undefined ? displayText(listed.item.date) || vscode.l10n.t('unknown date') : relativeTime(listed.time, Date.now(), translate, vscode.env.language)) : '';
+    const label = listed ? `${who}, ${when}` : vscode.l10n.t('Working file (not in any revision)');
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `${this.view.generation}:${this.index}`;
     const lines = entry.range.end - entry.range.start === 1 ? vscode.l10n.t('line {0}', entry.range.start + 1) : vscode.l10n.t('lines {0}–{1}', entry.range.start + 1, entry.range.end);
-    const who = listed ? displayText(listed.item.author).trim() : '';
-    const when = listed ? (listed.time === undefined ? displayText(listed.item.date) : relativeTime(listed.time, Date.now(), translate, vscode.env.language)) : '';
-    item.description = listed ? [who, when, vscode.l10n.t('revision {0}', displayText(listed.item.id)), lines].filter(Boolean).join(' · ') : [vscode.l10n.t('working file (not in any revision)'), lines].join(' · ');
+    item.description = [listed ? vscode.l10n.t('revision {0}', displayText(listed.item.id)) : '', text].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(ICONS[local ? 'local' : entry.change]);
     item.contextValue = 'lineHistoryEntry';
     item.tooltip = this.tooltip(lines);

@@ -55,6 +55,8 @@ export type Step =
   | { openFile: string }
   /** Put the cursor at the start of this line (1-based) with Go to Line. */
   | { line: number }
+  /** Select whole lines `from`…`to` (1-based) of the active editor: Go to Line, then Shift+Down. */
+  | { selectLines: [from: number, to: number] }
   /** Hover the first element that matches (a Playwright selector) and has this text; the shot keeps the pointer there. */
   | { hover: { selector: string; hasText: string } }
   /** Type into the open quick input, wait until a list row shows this text, and press Enter (picks it). */
@@ -230,6 +232,47 @@ export const SHOTS: Shot[] = [
       { pause: 800 },
     ],
   },
+  {
+    // The working copy at a glance: the mapped folder in the Source Control view (a file changed
+    // here, one a colleague saved newer on the service, the ones with no working file), and the
+    // diff a click opens.
+    name: 'source-control',
+    steps: [
+      CLEAN,
+      ...MAP_ACME,
+      { workingFile: { site: '1', path: 'index.php', replace: [['<main>\n', '<main>\n  <!-- draft: new banner -->\n']] } },
+      { workingFile: { site: '1', path: 'css/site.css', minutesAgo: 60 } },
+      { workingFile: { site: '1', path: 'templates/base.html', minutesAgo: 60 } },
+      { workingFile: { site: '1', path: 'config/settings.json', minutesAgo: 60 } },
+      { workingFile: { site: '1', path: 'README.md', minutesAgo: 60 } },
+      { workingFile: { site: '1', path: 'includes/db.php', minutesAgo: 60 } },
+      { workingFile: { site: '1', path: 'js/app.js', minutesAgo: 300 } },
+      { newRevision: { site: '1', path: 'js/app.js', replace: [['\n', '\n// checked by Maria\n']], author: 'maria@acme-corp.example', minutesAgo: 120 } },
+      { open: 'Source Control' },
+      { command: 'Site Revisions: Refresh Status' },
+      { row: /^app\.js/ },
+      { click: /^index\.php/ },
+      { waitFor: '.monaco-diff-editor' },
+      { pause: 1500 },
+    ],
+  },
+  {
+    // Line History: the revisions that changed the selected lines, newest first, and the diff one opens.
+    name: 'line-history',
+    steps: [
+      CLEAN,
+      ...MAP_ACME,
+      { workingFile: { site: '1', path: 'index.php', minutesAgo: 60 } },
+      { openFile: 'index.php' },
+      { selectLines: [5, 12] },
+      { command: 'Site Revisions: Show Line History' },
+      { pane: 'Sites', expanded: false },
+      { row: /revision \d+ · / },
+      { click: /revision \d+ · \$allowed/ },
+      { waitFor: '.monaco-diff-editor' },
+      { pause: 1500 },
+    ],
+  },
 ];
 
 /** The newest revision of a file on the service, read as the demo user. */
@@ -283,6 +326,9 @@ async function runStep(wb: Workbench, step: Step, serviceUrl: string, workspace:
     await input.waitFor({ state: 'visible', timeout: 30000 });
     await input.fill(`:${step.line}`);
     await wb.page.keyboard.press('Enter');
+  } else if ('selectLines' in step) {
+    await runStep(wb, { line: step.selectLines[0] }, serviceUrl, workspace);
+    for (let i = step.selectLines[0]; i <= step.selectLines[1]; i++) await wb.page.keyboard.press('Shift+ArrowDown');
   } else if ('hover' in step) {
     await wb.page.locator(step.hover.selector).filter({ hasText: step.hover.hasText }).first().hover({ timeout: 30000 });
     await wb.page.locator('.monaco-hover:visible').first().waitFor({ state: 'visible', timeout: 30000 });
