@@ -9,18 +9,9 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { parseRevisionUri } from '../../src/revisions/fileSystem';
 import { relativeTime } from '../../src/revisions/time';
-import { DEMO } from '../server/demo';
-import { control, reseededAndSignedIn, settled } from './support';
+import { control, leaveMappedFolder, reseededAndSignedIn, serviceRevisions as listedRevisions, type ServiceRevision } from './support';
 import { screenOrSkip, type Screen } from './screen';
 import { waitFor, workspaceFolder } from './util';
-
-interface ServiceRevision {
-  id: string;
-  date: string;
-  author: string;
-  content: string;
-  time: number;
-}
 
 describe('Revision blame, quick diff and the newer-revision alert', function () {
   this.timeout(120000);
@@ -37,14 +28,7 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
   const requests = async () => (await control(url, 'stats')).requests.map((r) => r.operation ?? r.url);
 
   /** The file's revisions as the service lists them (straight from it, not through the extension), oldest first. */
-  const serviceRevisions = async (siteId: string, path: string): Promise<ServiceRevision[]> => {
-    const res = await fetch(`${url}/api/revisions?site=${siteId}&file=${encodeURIComponent(path)}&no_content=0`, {
-      method: 'POST',
-      body: new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password }),
-    });
-    const body = (await res.json()) as { revisions: Omit<ServiceRevision, 'time'>[] };
-    return body.revisions.map((r) => ({ ...r, time: Date.parse(`${r.date.replace(' ', 'T')}Z`) })).sort((a, b) => a.time - b.time || Number(a.id) - Number(b.id));
-  };
+  const serviceRevisions = (siteId: string, path: string): Promise<ServiceRevision[]> => listedRevisions(url, siteId, path);
   const write = (name: string, text: string) => {
     const file = vscode.Uri.joinPath(dir, name);
     fs.mkdirSync(vscode.Uri.joinPath(file, '..').fsPath, { recursive: true });
@@ -78,23 +62,7 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     await cfg().update('newerRevisionAlert.throttleMinutes', undefined, vscode.ConfigurationTarget.Global);
   });
 
-  after(async () => {
-    // Nothing of this suite is left for the next ones: no edited document (reverted, so closing
-    // asks nothing), no mapped folder (so no background check), no revision added to the service,
-    // and none of the histories it read in the caches (other suites count their requests).
-    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-    }
-    await closeAll();
-    await api.revisions.folders.set(acmeId, undefined);
-    fs.rmSync(dir.fsPath, { recursive: true, force: true });
-    await settled(api.scheduler, url);
-    await control(url, 'reseed');
-    api.revisions.cache.clear();
-    await (await api.cache.current())?.clear();
-    await vscode.commands.executeCommand('siteRevisions.refresh');
-  });
+  after(() => leaveMappedFolder(api, url, acmeId, dir));
 
   it('blame: the annotation of the current line and the hover of any line match the demo history; the hover’s commands open the right diffs', async function () {
     const s = screenOrSkip(this);

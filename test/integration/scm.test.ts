@@ -10,17 +10,9 @@ import type { ExtensionApi } from '../../src/extension';
 import { TOOL_NAMES } from '../../src/history/names';
 import { parseRevisionUri } from '../../src/revisions/fileSystem';
 import { DEMO } from '../server/demo';
-import { control, reseededAndSignedIn, settled, spyMessages } from './support';
+import { control, leaveMappedFolder, reseededAndSignedIn, serviceRevisions as listedRevisions, type ServiceRevision, settled, spyMessages } from './support';
 import { screenOrSkip, type Screen } from './screen';
 import { waitFor, workspaceFolder } from './util';
-
-interface ServiceRevision {
-  id: string;
-  date: string;
-  author: string;
-  content: string;
-  time: number;
-}
 
 type Group = 'Changed Locally' | 'Newer on the Service' | 'Only on the Service';
 const GROUPS: Group[] = ['Changed Locally', 'Newer on the Service', 'Only on the Service'];
@@ -43,10 +35,7 @@ describe('Source control of a mapped folder, and Line History', function () {
     const res = await fetch(`${url}${path}`, { method: 'POST', body: new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password }) });
     return (await res.json()) as T;
   };
-  const serviceRevisions = async (path: string): Promise<ServiceRevision[]> =>
-    (await post<{ revisions: Omit<ServiceRevision, 'time'>[] }>(`/api/revisions?site=${acmeId}&file=${encodeURIComponent(path)}&no_content=0`)).revisions
-      .map((r) => ({ ...r, time: Date.parse(`${r.date.replace(' ', 'T')}Z`) }))
-      .sort((a, b) => a.time - b.time || Number(a.id) - Number(b.id));
+  const serviceRevisions = (path: string): Promise<ServiceRevision[]> => listedRevisions(url, acmeId, path);
   const readSite = async () => {
     site = new Map();
     for (const p of (await post<{ files: string[] }>(`/api/revisions?site=${acmeId}`)).files) site.set(p, await serviceRevisions(p));
@@ -160,19 +149,8 @@ describe('Source control of a mapped folder, and Line History', function () {
   });
 
   after(async () => {
-    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-    }
-    await closeAll();
     await cfg('scm').update('alwaysShowRepositories', undefined, vscode.ConfigurationTarget.Global);
-    await api.revisions.folders.set(acmeId, undefined);
-    fs.rmSync(dir.fsPath, { recursive: true, force: true });
-    await settled(api.scheduler, url);
-    await control(url, 'reseed');
-    api.revisions.cache.clear();
-    await (await api.cache.current())?.clear();
-    await vscode.commands.executeCommand('siteRevisions.refresh');
+    await leaveMappedFolder(api, url, acmeId, dir);
   });
 
   it('the Source Control view draws the site’s source control with each file in its group, as the service’s data says; the badge counts the groups the setting names; the Explorer draws the letter and colour', async function () {

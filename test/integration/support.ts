@@ -1,5 +1,6 @@
 // Shared steps of the feature suites: the local service's control endpoints, demo sign-in,
 // and stubbing a vscode.window prompt (modal dialogs cannot be clicked in a test).
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { DEMO } from '../server/demo';
 import type { RequestRecord } from '../server';
@@ -105,4 +106,44 @@ export async function settled(scheduler: { stats(origin: string): { active: numb
     if (Date.now() > deadline) throw new Error(`requests still under way after ${timeoutMs} ms: ${JSON.stringify(s)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A revision as the service lists it, with its date as a time. */
+export interface ServiceRevision {
+  id: string;
+  date: string;
+  author: string;
+  content: string;
+  time: number;
+}
+
+/** A file's revisions as the service lists them to the demo user (straight from it, not through the extension), oldest first. */
+export async function serviceRevisions(url: string, siteId: string, path: string): Promise<ServiceRevision[]> {
+  const res = await fetch(`${url}/api/revisions?site=${siteId}&file=${encodeURIComponent(path)}&no_content=0`, {
+    method: 'POST',
+    body: new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password }),
+  });
+  const body = (await res.json()) as { revisions: { id: string; date: string; author: string; content: string }[] };
+  return body.revisions.map((r) => ({ ...r, time: Date.parse(`${r.date.replace(' ', 'T')}Z`) })).sort((a, b) => a.time - b.time || Number(a.id) - Number(b.id));
+}
+
+/**
+ * A suite that mapped a folder leaves nothing behind for the next ones: no edited document
+ * (reverted, so closing asks nothing), no mapped folder (so no background check), no revision
+ * added to the service, and none of the histories it read in the caches (other suites count
+ * their requests).
+ */
+export async function leaveMappedFolder(api: ExtensionApi, url: string, siteId: string, dir: vscode.Uri): Promise<void> {
+  for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await api.revisions.folders.set(siteId, undefined);
+  fs.rmSync(dir.fsPath, { recursive: true, force: true });
+  await settled(api.scheduler, url);
+  await control(url, 'reseed');
+  api.revisions.cache.clear();
+  await (await api.cache.current())?.clear();
+  await vscode.commands.executeCommand('siteRevisions.refresh');
 }
