@@ -61,7 +61,12 @@ export interface ScmWarmSample {
   saveMs: number;
   /** Requests the service received during both. */
   requests: number;
-  loop: { maxMs: number; p99Ms: number };
+  /**
+   * The event loop's delay (monitorEventLoopDelay, 1 ms), and the most CPU time this thread spent
+   * between two ticks of a 1 ms timer (`heldMs`, Node ≥ 23.9): a delay much longer than it is time
+   * the thread waited for a core on a loaded machine, not work it did.
+   */
+  loop: { maxMs: number; p99Ms: number; heldMs?: number };
   groups: ScmColdSample['groups'];
   saveChanged: boolean;
 }
@@ -145,6 +150,16 @@ async function warm(url: string, dir: string, cache: string): Promise<ScmWarmSam
   await reset(url);
   const h = monitorEventLoopDelay({ resolution: 1 });
   h.enable();
+  const cpu = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.bind(process);
+  let held = 0;
+  let last = cpu?.();
+  const ticker = cpu
+    ? setInterval(() => {
+        const now = cpu();
+        held = Math.max(held, now.user + now.system - (last!.user + last!.system));
+        last = now;
+      }, 1)
+    : undefined;
   const status = new FolderStatus(false);
   const digests = new DigestCache();
   const working = nodeWorkingFs(dir);
@@ -172,12 +187,13 @@ async function warm(url: string, dir: string, cache: string): Promise<ScmWarmSam
   status.groups();
   const saveMs = performance.now() - t2;
   h.disable();
+  if (ticker) clearInterval(ticker);
   // The folder as it was, for the next sample.
   fs.writeFileSync(file, before);
   fs.utimesSync(file, mtime, mtime);
   const requests = (await stats(url)).requests.length;
   await close();
-  return { firstMs, cachedMs, saveMs, requests, loop: { maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6 }, groups, saveChanged: changes.some((c) => c.after === 'changedLocally') };
+  return { firstMs, cachedMs, saveMs, requests, loop: { maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, ...(cpu ? { heldMs: held / 1000 } : {}) }, groups, saveChanged: changes.some((c) => c.after === 'changedLocally') };
 }
 
 async function lines(): Promise<ScmLinesSample> {
