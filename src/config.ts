@@ -28,6 +28,8 @@ export interface Settings {
   alertThrottleMs: number;
   /** What a History Search result opens against: the revision before it, or the working file. */
   searchCompareWith: 'previous' | 'workingFile';
+  /** Each mapped folder's status in the Source Control view (its groups, badge and decorations). */
+  scmStatus: boolean;
   /** The groups of a mapped folder's source control that its count badge counts. */
   scmCountGroups: string[];
 }
@@ -53,6 +55,7 @@ export function readSettings(): Settings {
     quickDiff: c.get<unknown>('quickDiff.enabled') !== false,
     alertThrottleMs: clamp(c.get('newerRevisionAlert.throttleMinutes'), 0, 1440, 5) * 60_000,
     searchCompareWith: c.get('search.compareWith') === 'workingFile' ? 'workingFile' : 'previous',
+    scmStatus: c.get<unknown>('sourceControl.enabled') !== false,
     scmCountGroups: ((v) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : ['changedLocally', 'newerOnService']))(c.get<unknown>('sourceControl.countBadge')),
   };
 }

@@ -13,6 +13,8 @@
 //     focus) ask the service for the lists again, at background priority;
 //   - when the service cannot be reached, the last known state stays, and the groups and the
 //     status-bar item say "offline".
+// `siteRevisions.sourceControl.enabled` off: no status is read or drawn (the source control stays
+// for the quick diff while that is on).
 import * as vscode from 'vscode';
 import type { Session } from '../auth/session';
 import type { SiteQuickDiff } from '../blameView/quickDiff';
@@ -143,6 +145,11 @@ export class FolderControl implements vscode.Disposable {
   /** Shows the cached state, then asks the service for what is missing (`refresh`: for every list again). */
   load(mode: 'open' | 'refresh'): Promise<void> {
     this.running?.abort.abort();
+    if (!readSettings().scmStatus) {
+      this.running = undefined;
+      this.render();
+      return Promise.resolve();
+    }
     const abort = new AbortController();
     const done = (async () => {
       this.failure = undefined;
@@ -234,6 +241,14 @@ export class FolderControl implements vscode.Disposable {
 
   /** Puts the status into the groups, the count and the status-bar item. */
   render(busy = this.running !== undefined): void {
+    if (!readSettings().scmStatus) {
+      for (const id of GROUPS) this.groups[id].resourceStates = [];
+      this.drawn.clear();
+      this.sc.count = 0;
+      this.sc.statusBarCommands = [];
+      this.deps.decorations.set(this, []);
+      return;
+    }
     const g = this.status.groups();
     const suffix = this.offline ? ` — ${vscode.l10n.t('offline, last known state')}` : '';
     const all: StatusResource[] = [];
@@ -302,6 +317,7 @@ export class FolderControl implements vscode.Disposable {
    * changes), or closed (saved or not: the file on disk again). 0 requests.
    */
   documentChanged(doc: vscode.TextDocument, how: 'saved' | 'edited' | 'closed'): void {
+    if (!readSettings().scmStatus) return;
     const relative = this.relativeOf(doc.uri);
     if (relative === undefined || !this.status.entriesOf(relative).length) return;
     clearTimeout(this.timers.get(relative));
@@ -350,6 +366,7 @@ export class FolderControl implements vscode.Disposable {
 
   /** A file of the folder created, changed or deleted (also by VS Code's own save: then nothing changes). */
   private onDisk(uri: vscode.Uri, createdOrDeleted: boolean): void {
+    if (!readSettings().scmStatus) return;
     const relative = this.relativeOf(uri);
     if (relative === undefined) return;
     if (this.status.entriesOf(relative).length) background('Reading a changed working file', this.fromDisk(relative));
@@ -386,6 +403,10 @@ export class FolderControl implements vscode.Disposable {
 export class SiteControls implements vscode.Disposable {
   private readonly controls = new Map<string, FolderControl>();
   private interval: { timer: ReturnType<typeof setInterval>; ms: number } | undefined;
+  /** Whether the status was on at the last look at the settings. */
+  private statusOn = readSettings().scmStatus;
+  /** Sites whose name was asked of the Sites model (once until its next refresh). */
+  private readonly askedForName = new Set<string>();
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(private readonly deps: ControlsDeps) {
@@ -404,7 +425,8 @@ export class SiteControls implements vscode.Disposable {
   /** Creates and disposes controls to match the mapped folders and the session. */
   update(): void {
     const want = new Map<string, { siteId: string; folder: vscode.Uri }>();
-    if (this.deps.session.state === 'signedIn') {
+    const s = readSettings();
+    if (this.deps.session.state === 'signedIn' && (s.scmStatus || s.quickDiff)) {
       for (const m of this.deps.folders.mapped()) if (!this.deps.folders.gone?.isGone(m.siteId)) want.set(`${m.siteId}\n${m.folder.toString()}`, m);
     }
     for (const [k, c] of this.controls) {
@@ -414,7 +436,21 @@ export class SiteControls implements vscode.Disposable {
       if (want.has(k) && !renamed) continue;
       c.dispose();
       this.controls.delete(k);
-      if (want.has(k)) this.controls.set(k, new FolderControl(c.siteId, c.folder, this.labelOf(c.siteId), this.deps, c));
+      if (!want.has(k)) continue;
+      const again = new FolderControl(c.siteId, c.folder, this.labelOf(c.siteId), this.deps, c);
+      this.controls.set(k, again);
+      // What the one before was still reading (its scan ended with it): from the caches, then the rest.
+      background('Reading the status of a mapped folder', again.load('open'));
+    }
+    // A control is labelled with its site's name: the Sites model is read when it does not have it
+    // (the Sites view may never have been shown), and the controls are made again with the names.
+    const unnamed = [...want.values()].map((m) => m.siteId).filter((id) => !this.deps.model.find(id) && !this.askedForName.has(id));
+    if (unnamed.length) {
+      for (const id of unnamed) this.askedForName.add(id);
+      background(
+        'Reading the sites for the source controls',
+        this.deps.model.all().then(() => this.update()),
+      );
     }
     for (const [k, m] of want) {
       if (this.controls.has(k)) continue;
@@ -430,6 +466,11 @@ export class SiteControls implements vscode.Disposable {
     return name ? displayText(name) : vscode.l10n.t('Site {0}', siteId);
   }
 
+  /** The Sites model was refreshed: a site's name may be asked of it again. */
+  sitesRefreshed(): void {
+    this.askedForName.clear();
+  }
+
   /** Asks the service for the lists again: one control (the view's title button) or all. */
   async refresh(sc?: unknown): Promise<void> {
     const which = this.all().filter((c) => !sc || c.sc === sc || (sc instanceof Object && 'rootUri' in sc && (sc as vscode.SourceControl).rootUri?.toString() === c.folder.toString()));
@@ -438,7 +479,7 @@ export class SiteControls implements vscode.Disposable {
 
   /** The alert's interval: the lists asked again while the window has the focus. */
   private schedule(): void {
-    const ms = this.controls.size ? readSettings().alertThrottleMs : 0;
+    const ms = this.controls.size && readSettings().scmStatus ? readSettings().alertThrottleMs : 0;
     if (this.interval?.ms === ms) return;
     if (this.interval) clearInterval(this.interval.timer);
     this.interval = undefined;
@@ -449,11 +490,17 @@ export class SiteControls implements vscode.Disposable {
     this.interval = { timer, ms };
   }
 
-  /** The setting of the count or the quick diff, or the alert's interval, changed. */
+  /** A setting of the status, the count or the quick diff, or the alert's interval, changed. */
   settingsChanged(): void {
+    const on = readSettings().scmStatus;
+    const turnedOn = on && !this.statusOn;
+    this.statusOn = on;
+    this.update();
     for (const c of this.controls.values()) {
       c.applyQuickDiff();
-      c.render();
+      // Turned on: read again (from the caches first: what changed while it was off); else drawn again (nothing, when off).
+      if (turnedOn) background('Reading the status of a mapped folder', c.load('open'));
+      else c.render();
     }
     this.schedule();
   }

@@ -63,6 +63,14 @@ export const DEFAULT_SETTINGS: Record<string, unknown> = {
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
+/**
+ * What the test runners add for the suites (not `npm start` or the screenshots): the status of a
+ * mapped folder reads every file of its site in the background as soon as a folder is mapped,
+ * which would change what the other suites count at the service and take the faults they queue;
+ * the suite of the source controls turns it on (test/integration/scm.test.ts).
+ */
+export const SUITE_SETTINGS: Record<string, unknown> = { 'siteRevisions.sourceControl.enabled': false };
+
 async function healthy(url: string): Promise<boolean> {
   try {
     const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });

@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_SETTINGS } from './codeServer';
+import { DEFAULT_SETTINGS, SUITE_SETTINGS } from './codeServer';
 import { Cleanup, cacheDir, integrationOutDir, log, makeRunDir, repoRoot, serviceAvailable, serviceMain, startService, finishRun, runMain, writeJson, type RunResults } from './common';
 import { writeWorkspace } from './workspace';
 
@@ -54,7 +54,7 @@ async function main(): Promise<number> {
     const workspace = path.join(runDir, 'workspace');
     writeWorkspace(workspace);
     const udd = path.join(runDir, 'udd');
-    writeJson(path.join(udd, 'User', 'settings.json'), { ...DEFAULT_SETTINGS, 'window.titleBarStyle': 'custom', ...(serviceUrl ? { 'siteRevisions.serviceUrl': serviceUrl } : {}) });
+    writeJson(path.join(udd, 'User', 'settings.json'), { ...DEFAULT_SETTINGS, ...SUITE_SETTINGS, 'window.titleBarStyle': 'custom', ...(serviceUrl ? { 'siteRevisions.serviceUrl': serviceUrl } : {}) });
 
     // The extension host inherits VS Code's environment; extensionTestsEnv adds ours.
     const { runTests } = await import('@vscode/test-electron');

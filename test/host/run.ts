@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format, parseArgs } from 'node:util';
-import { startCodeServer } from './codeServer';
+import { startCodeServer, SUITE_SETTINGS } from './codeServer';
 import { startDriver } from './driver';
 import { Cleanup, integrationOutDir, log, makeRunDir, repoRoot, serviceAvailable, serviceMain, startService, finishRun, runMain } from './common';
 import { ensureAll } from './install';
@@ -112,7 +112,7 @@ async function main(): Promise<number> {
       runDir,
       cleanup,
       echo: values.echo,
-      settings: serviceUrl ? { 'siteRevisions.serviceUrl': serviceUrl } : {},
+      settings: { ...SUITE_SETTINGS, ...(serviceUrl ? { 'siteRevisions.serviceUrl': serviceUrl } : {}) },
       env: {
         SITE_REVISIONS_TEST_RESULTS: innerResults,
         SITE_REVISIONS_TEST_SERVICE_URL: serviceUrl,

@@ -201,7 +201,7 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     // Off with the setting.
     await cfg().update('quickDiff.enabled', false, vscode.ConfigurationTarget.Global);
     try {
-      await waitFor(() => control.sc.quickDiffProvider === undefined, { message: 'no quick diff with the setting off' });
+      await waitFor(async () => (await api.scm()).controls.all().every((c) => !c.sc.quickDiffProvider), { message: 'no quick diff with the setting off' });
     } finally {
       await cfg().update('quickDiff.enabled', undefined, vscode.ConfigurationTarget.Global);
     }

@@ -140,6 +140,8 @@ describe('Source control of a mapped folder, and Line History', function () {
     fs.writeFileSync(fileOf('draft.php').fsPath, '<?php\n');
     // The repository row shows even with one source control (the site's name is drawn there).
     await cfg('scm').update('alwaysShowRepositories', true, vscode.ConfigurationTarget.Global);
+    // The test runner turns the status off for the other suites (test/host/codeServer.ts SUITE_SETTINGS).
+    await cfg('siteRevisions').update('sourceControl.enabled', true, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('siteRevisions.mapFolder', acmeId, dir);
   });
 
@@ -151,6 +153,7 @@ describe('Source control of a mapped folder, and Line History', function () {
   after(async () => {
     await cfg('scm').update('alwaysShowRepositories', undefined, vscode.ConfigurationTarget.Global);
     await leaveMappedFolder(api, url, acmeId, dir);
+    await cfg('siteRevisions').update('sourceControl.enabled', false, vscode.ConfigurationTarget.Global);
   });
 
   it('the Source Control view draws the site’s source control with each file in its group, as the service’s data says; the badge counts the groups the setting names; the Explorer draws the letter and colour', async function () {
@@ -341,6 +344,58 @@ describe('Source control of a mapped folder, and Line History', function () {
     await closeAll();
   });
 
+  it('turned off, the source control draws no status and the badge goes (the quick diff stays); on again, the groups come back from the caches with no request', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    await showScm(s);
+    await untilGroups(s, expected(), 'the groups');
+    await settled(api.scheduler, url);
+    await control(url, 'reset-stats');
+    await cfg('siteRevisions').update('sourceControl.enabled', false, vscode.ConfigurationTarget.Global);
+    await s.until(() => drawnGroups(s), (d) => d.labels.length === 0, 'no group drawn');
+    await s.until(() => badge(s), (n) => n === 0, 'no badge');
+    assert.ok((await controlOf()).sc.quickDiffProvider, 'the quick diff stays');
+    await cfg('siteRevisions').update('sourceControl.enabled', true, vscode.ConfigurationTarget.Global);
+    await untilGroups(s, expected(), 'the groups again');
+    await (await controlOf()).settled();
+    assert.deepEqual(await requests(), [], 'from the caches');
+  });
+
+  it('a site renamed while its folder is first checked: its source control is made again with the new name and finishes the check', async function () {
+    const s = screenOrSkip(this);
+    const other = vscode.Uri.joinPath(workspaceFolder().uri, 'scm-bakery');
+    const bakery = (await api.model.all()).find((x) => x.name === 'Bakery API')!;
+    const paths = (await post<{ files: string[] }>(`/api/revisions?site=${bakery.id}`)).files;
+    for (const p of paths) {
+      const n = (await listedRevisions(url, bakery.id, p)).at(-1)!;
+      const file = vscode.Uri.joinPath(other, ...p.split('/'));
+      fs.mkdirSync(vscode.Uri.joinPath(file, '..').fsPath, { recursive: true });
+      fs.writeFileSync(file.fsPath, `${n.content}// edited here\n`);
+    }
+    // Slow replies: the rename comes while the first check is under way.
+    await control(url, 'config', { latencyMs: 300 });
+    try {
+      await api.revisions.folders.set(bakery.id, other);
+      const first = await waitFor(async () => (await api.scm()).controls.all().find((c) => c.folder.toString() === other.toString()), { message: 'its source control' });
+      await api.session.call((c) => c.updateSite(bakery.id, { name: 'Bakery Renamed' }));
+      api.model.refresh();
+      const renamed = await waitFor(async () => (await api.scm()).controls.all().find((c) => c.folder.toString() === other.toString() && c.label === 'Bakery Renamed'), { message: 'made again with the new name', timeoutMs: 20000 });
+      assert.notEqual(renamed, first);
+      await control(url, 'config', { latencyMs: 0 });
+      await renamed.settled();
+      assert.equal(renamed.status.groups().changedLocally.length, paths.length, 'every file checked');
+      await showScm(s);
+      await s.until(() => s.texts({ selector: SCM_ROWS }), (t) => t.some((x) => x.startsWith('scm-bakery') && x.includes('Bakery Renamed')), 'the new name drawn');
+    } finally {
+      await control(url, 'config', { latencyMs: 0 });
+      await api.session.call((c) => c.updateSite(bakery.id, { name: 'Bakery API' }));
+      api.model.refresh();
+      await api.revisions.folders.set(bakery.id, undefined);
+      await settled(api.scheduler, url);
+      fs.rmSync(other.fsPath, { recursive: true, force: true });
+    }
+  });
+
   it('the blame hover’s Line History link opens the history of that line, also for a file whose path would end a markdown link', async function () {
     const s = screenOrSkip(this);
     await closeAll();
@@ -409,18 +464,19 @@ describe('Source control of a mapped folder, and Line History', function () {
     });
 
     it('the status of a folder whose files are not cached asks first', async () => {
-      const other = vscode.Uri.joinPath(workspaceFolder().uri, 'scm-bakery');
+      const other = vscode.Uri.joinPath(workspaceFolder().uri, 'scm-docs');
       fs.mkdirSync(other.fsPath, { recursive: true });
-      const bakery = (await api.model.all()).find((x) => x.name === 'Bakery API')!;
+      const docs = (await api.model.all()).find((x) => x.name === 'Product Docs')!;
+      // (A site no other test of the suite maps: nothing of it is cached.)
       // Slow replies: the source control's own first look has not cached the files yet.
       await control(url, 'config', { latencyMs: 400 });
       try {
-        await api.revisions.folders.set(bakery.id, other);
+        await api.revisions.folders.set(docs.id, other);
         const asked = await (await api.history()).lmTools.prepare(TOOL_NAMES.folderStatus, { folder: other.fsPath }, token);
         assert.match(String(asked?.confirmationMessages?.title), /^Check (every file of the folder|\d+ files) against the service\?$/);
       } finally {
         await control(url, 'config', { latencyMs: 0 });
-        await api.revisions.folders.set(bakery.id, undefined);
+        await api.revisions.folders.set(docs.id, undefined);
         await settled(api.scheduler, url);
         fs.rmSync(other.fsPath, { recursive: true, force: true });
       }
