@@ -405,8 +405,6 @@ export class SiteControls implements vscode.Disposable {
   private interval: { timer: ReturnType<typeof setInterval>; ms: number } | undefined;
   /** Whether the status was on at the last look at the settings. */
   private statusOn = readSettings().scmStatus;
-  /** Sites whose name was asked of the Sites model (once until its next refresh). */
-  private readonly askedForName = new Set<string>();
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(private readonly deps: ControlsDeps) {
@@ -442,33 +440,24 @@ export class SiteControls implements vscode.Disposable {
       // What the one before was still reading (its scan ended with it): from the caches, then the rest.
       background('Reading the status of a mapped folder', again.load('open'));
     }
-    // A control is labelled with its site's name: the Sites model is read when it does not have it
-    // (the Sites view may never have been shown), and the controls are made again with the names.
-    const unnamed = [...want.values()].map((m) => m.siteId).filter((id) => !this.deps.model.find(id) && !this.askedForName.has(id));
-    if (unnamed.length) {
-      for (const id of unnamed) this.askedForName.add(id);
-      background(
-        'Reading the sites for the source controls',
-        this.deps.model.all().then(() => this.update()),
-      );
-    }
+    let unnamed = false;
     for (const [k, m] of want) {
       if (this.controls.has(k)) continue;
+      unnamed ||= !this.deps.model.find(m.siteId);
       const c = new FolderControl(m.siteId, m.folder, this.labelOf(m.siteId), this.deps);
       this.controls.set(k, c);
       background('Reading the status of a mapped folder', c.load('open'));
     }
+    // A control is labelled with its site's name: when it is made before the Sites model has the
+    // site (the Sites view may never have been shown), the model is read, and the control made
+    // again with the name once the model's state says it is in (see update's callers).
+    if (unnamed) background('Reading the sites for the source controls', this.deps.model.all());
     this.schedule();
   }
 
   private labelOf(siteId: string): string {
     const name = this.deps.model.find(siteId)?.name;
     return name ? displayText(name) : vscode.l10n.t('Site {0}', siteId);
-  }
-
-  /** The Sites model was refreshed: a site's name may be asked of it again. */
-  sitesRefreshed(): void {
-    this.askedForName.clear();
   }
 
   /** Asks the service for the lists again: one control (the view's title button) or all. */

@@ -82,9 +82,10 @@ export async function activateScm(deps: ScmDeps): Promise<{ api: ScmApi; command
     deps.revisions.folders.onDidChange(() => controls.update()),
     deps.session.onDidChange(() => controls.update()),
     deps.model.onDidChange(() => controls.update()),
+    // The sites read (a name the controls did not have, a site renamed).
+    deps.model.onDidChangeState(() => controls.update()),
     // The Sites view's Refresh: the store forgot its lists; the folders ask for them again.
     deps.model.onDidRefresh(() => {
-      controls.sitesRefreshed();
       if (deps.session.state === 'signedIn') background('Checking the mapped folders again', controls.refresh());
     }),
     // Clear Cache: the snapshots go too (the folders are checked again: see onDidRefresh).

@@ -379,6 +379,8 @@ describe('Source control of a mapped folder, and Line History', function () {
       const first = await waitFor(async () => (await api.scm()).controls.all().find((c) => c.folder.toString() === other.toString()), { message: 'its source control' });
       await api.session.call((c) => c.updateSite(bakery.id, { name: 'Bakery Renamed' }));
       api.model.refresh();
+      // (The Sites view is not shown: the sites are read as a view would.)
+      await api.model.all();
       const renamed = await waitFor(async () => (await api.scm()).controls.all().find((c) => c.folder.toString() === other.toString() && c.label === 'Bakery Renamed'), { message: 'made again with the new name', timeoutMs: 20000 });
       assert.notEqual(renamed, first);
       await control(url, 'config', { latencyMs: 0 });
