@@ -73,6 +73,7 @@ export async function activateScm(deps: ScmDeps): Promise<{ api: ScmApi; command
     },
     'siteRevisions.showLineHistory': (arg) => lineHistory.show(arg),
     'siteRevisions.openLineHistoryEntry': (node) => lineHistory.open(node),
+    'siteRevisions.clearLineHistory': () => lineHistory.clear(),
   };
 
   const disposables: vscode.Disposable[] = [

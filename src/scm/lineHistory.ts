@@ -275,6 +275,18 @@ export class LineHistoryView implements vscode.TreeDataProvider<Node>, vscode.Di
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { selection, preview: true });
   }
 
+  /** Empties the view and hides it (until the next Show Line History). */
+  clear(): void {
+    this.abort?.abort();
+    this.asked = undefined;
+    this.rows = [];
+    this.generation++;
+    this.view.description = undefined;
+    this.view.message = undefined;
+    this.changed.fire();
+    setContext('siteRevisions.lineHistory.shown', false);
+  }
+
   dispose(): void {
     this.abort?.abort();
     this.view.dispose();

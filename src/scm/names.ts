@@ -15,6 +15,7 @@ export const SCM_COMMANDS = [
   'siteRevisions.scm.openFile',
   'siteRevisions.showLineHistory',
   'siteRevisions.openLineHistoryEntry',
+  'siteRevisions.clearLineHistory',
 ] as const;
 
 export type ScmCommand = (typeof SCM_COMMANDS)[number];

@@ -11,7 +11,7 @@ import { TOOL_NAMES } from '../../src/history/names';
 import { parseRevisionUri } from '../../src/revisions/fileSystem';
 import { DEMO } from '../server/demo';
 import { control, leaveMappedFolder, reseededAndSignedIn, serviceRevisions as listedRevisions, type ServiceRevision, settled, spyMessages } from './support';
-import { screenOrSkip, type Screen } from './screen';
+import { screen, screenOrSkip, type Screen } from './screen';
 import { waitFor, workspaceFolder } from './util';
 
 type Group = 'Changed Locally' | 'Newer on the Service' | 'Only on the Service';
@@ -151,6 +151,10 @@ describe('Source control of a mapped folder, and Line History', function () {
   });
 
   after(async () => {
+    // The container as the other suites expect it: Line History cleared (hidden), the Sites view with the room.
+    await vscode.commands.executeCommand('siteRevisions.clearLineHistory');
+    const s = screen();
+    if (s) for (const [title, expanded] of [['Sites', true], ['History Search', false], ['Site Changes', false]] as const) await s.setPaneExpanded(title, expanded);
     await cfg('scm').update('alwaysShowRepositories', undefined, vscode.ConfigurationTarget.Global);
     await leaveMappedFolder(api, url, acmeId, dir);
     await cfg('siteRevisions').update('sourceControl.enabled', false, vscode.ConfigurationTarget.Global);
@@ -342,6 +346,9 @@ describe('Source control of a mapped folder, and Line History', function () {
     assert.equal(sel.start.line, start);
     assert.equal(sel.end.line, start + at.length - 1);
     await closeAll();
+    // Its Clear: the view goes (until the next Show Line History).
+    await s.clickViewAction('Line History', 'Clear Line History');
+    await s.until(() => s.count({ selector: pane }), (n) => n === 0, 'Line History hidden');
   });
 
   it('turned off, the source control draws no status and the badge goes (the quick diff stays); on again, the groups come back from the caches with no request', async function () {
