@@ -63,6 +63,8 @@ export interface ControlsDeps {
   log: Log;
   /** Where the signed-in account's status snapshots are kept (undefined: nowhere). */
   snapshotDir: () => string | undefined;
+  /** The sites as the account's disk cache last listed them (no request; undefined: none cached). */
+  cachedSites: () => Promise<readonly { id: string; name: string }[] | undefined>;
 }
 
 /** The groups' labels (translated when drawn). */
@@ -405,6 +407,10 @@ export class SiteControls implements vscode.Disposable {
   private interval: { timer: ReturnType<typeof setInterval>; ms: number } | undefined;
   /** Whether the status was on at the last look at the settings. */
   private statusOn = readSettings().scmStatus;
+  /** Site names as the disk cache listed them (for controls made before the Sites model has them); the signed-in account's only. */
+  private readonly cachedNames = new Map<string, string>();
+  /** Bumped when the session changes: names read for another account are dropped. */
+  private namesGeneration = 0;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(private readonly deps: ControlsDeps) {
@@ -429,7 +435,7 @@ export class SiteControls implements vscode.Disposable {
     }
     for (const [k, c] of this.controls) {
       // A site renamed: the label is fixed at creation, so the control is made again (its state kept).
-      const name = this.deps.model.find(c.siteId)?.name;
+      const name = this.nameOf(c.siteId);
       const renamed = name !== undefined && displayText(name) !== c.label;
       if (want.has(k) && !renamed) continue;
       c.dispose();
@@ -443,20 +449,43 @@ export class SiteControls implements vscode.Disposable {
     let unnamed = false;
     for (const [k, m] of want) {
       if (this.controls.has(k)) continue;
-      unnamed ||= !this.deps.model.find(m.siteId);
+      unnamed ||= this.nameOf(m.siteId) === undefined;
       const c = new FolderControl(m.siteId, m.folder, this.labelOf(m.siteId), this.deps);
       this.controls.set(k, c);
       background('Reading the status of a mapped folder', c.load('open'));
     }
-    // A control is labelled with its site's name: when it is made before the Sites model has the
-    // site (the Sites view may never have been shown), the model is read, and the control made
-    // again with the name once the model's state says it is in (see update's callers).
-    if (unnamed) background('Reading the sites for the source controls', this.deps.model.all());
+    // A control is labelled with its site's name: one made before the Sites model has the site
+    // (the Sites view may never have been shown) takes it from the disk cache's list of the
+    // sites — no request — and is made again with it; or later, when the model reads the sites
+    // (update's callers).
+    if (unnamed) {
+      const gen = this.namesGeneration;
+      background(
+        'Reading the cached sites for the source controls',
+        this.deps.cachedSites().then((sites) => {
+          if (gen !== this.namesGeneration || !sites?.length) return;
+          for (const s of sites) this.cachedNames.set(s.id, s.name);
+          this.update();
+        }),
+      );
+    }
     this.schedule();
   }
 
+  /** The session changed (signed in, out, another account): the names of before go; the controls follow. */
+  sessionChanged(): void {
+    this.namesGeneration++;
+    this.cachedNames.clear();
+    this.update();
+  }
+
+  /** A site's name: as the Sites model has it, else as the disk cache listed it. */
+  private nameOf(siteId: string): string | undefined {
+    return this.deps.model.find(siteId)?.name ?? this.cachedNames.get(siteId);
+  }
+
   private labelOf(siteId: string): string {
-    const name = this.deps.model.find(siteId)?.name;
+    const name = this.nameOf(siteId);
     return name ? displayText(name) : vscode.l10n.t('Site {0}', siteId);
   }
 

@@ -37,7 +37,8 @@ export async function activateScm(deps: ScmDeps): Promise<{ api: ScmApi; command
   const editor = await deps.editor();
   const decorations = new StatusDecorations();
   const snapshotDir = () => (deps.cache.folder ? path.join(deps.cache.folder, 'status') : undefined);
-  const controls = new SiteControls({ session: deps.session, model: deps.model, store: deps.revisions.store, folders: deps.revisions.folders, quickDiff: editor.quickDiff, decorations, log: deps.log, snapshotDir });
+  const cachedSites = async () => (await (await deps.cache.current())?.peek({ kind: 'sites' }))?.value;
+  const controls = new SiteControls({ session: deps.session, model: deps.model, store: deps.revisions.store, folders: deps.revisions.folders, quickDiff: editor.quickDiff, decorations, log: deps.log, snapshotDir, cachedSites });
   const lineHistory = new LineHistoryView(editor.files);
 
   /** "Compare with Revision…": a pick of the file's revisions, the one chosen against the working file. */
@@ -81,7 +82,7 @@ export async function activateScm(deps: ScmDeps): Promise<{ api: ScmApi; command
     decorations,
     lineHistory,
     deps.revisions.folders.onDidChange(() => controls.update()),
-    deps.session.onDidChange(() => controls.update()),
+    deps.session.onDidChange(() => controls.sessionChanged()),
     deps.model.onDidChange(() => controls.update()),
     // The sites read (a name the controls did not have, a site renamed).
     deps.model.onDidChangeState(() => controls.update()),
