@@ -193,6 +193,26 @@ export function chunkOptions(name) {
 }
 const chunkBuilds = Object.keys(CHUNKS).map(chunkOptions);
 
+/**
+ * The extension as ES modules (dist/extension.mjs): esbuild splits what a dynamic `import()`
+ * reaches into shared chunks (dist/chunk-*.mjs), loaded by the platform on first use. Node's
+ * `require` for the CommonJS packages bundled in (undici) comes from the banner.
+ */
+export const esmOptions = {
+  ...common,
+  entryPoints: { extension: 'src/extension.ts' },
+  format: 'esm',
+  splitting: true,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunk-[hash]',
+  platform: 'node',
+  target: 'node20',
+  external: ['vscode'],
+  define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
+  banner: { js: 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);' },
+  plugins: [],
+};
+
 /** The webview runs in a browser: an import of `vscode` or of a Node built-in is a build error that says so. */
 const browserOnly = {
   name: 'browser-only',
@@ -218,12 +238,12 @@ export const webviewOptions = {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (watch) {
     const report = watchReport();
-    for (const o of [options, ...chunkBuilds, webviewOptions]) {
+    for (const o of [options, ...chunkBuilds, esmOptions, webviewOptions]) {
       const ctx = await esbuild.context({ ...o, logLevel: 'silent', plugins: [...o.plugins, report] });
       await ctx.watch();
     }
   } else {
-    const [result, ...chunks] = await Promise.all([esbuild.build(options), ...chunkBuilds.map((o) => esbuild.build(o)), esbuild.build(webviewOptions)]);
+    const [result, ...chunks] = await Promise.all([esbuild.build(options), ...chunkBuilds.map((o) => esbuild.build(o)), esbuild.build(esmOptions), esbuild.build(webviewOptions)]);
     mkdirSync('dist', { recursive: true });
     const meta = { inputs: { ...result.metafile.inputs }, outputs: { ...result.metafile.outputs } };
     for (const c of chunks.slice(0, chunkBuilds.length)) {

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import Module from 'node:module';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import { checkedCache, codeCacheName } from '../../src/boot/codeCache';
@@ -23,14 +24,14 @@ export function runningBundle(): string {
 }
 
 /** Loads a new copy of `bundle` (not activated yet): its exports. */
-export function loadFreshCopy(bundle: string, tag: string): { activate(context: unknown): ExtensionApi | undefined } {
+export function loadFreshCopy(bundle: string, tag: string, chunks?: CopyChunks): { activate(context: unknown): ExtensionApi | undefined } {
   const source = fs.readFileSync(bundle, 'utf8');
   const m = new Module(bundle, module) as Module & { _compile(src: string, file: string): void; require(id: string): unknown; paths: string[] };
   m.filename = bundle;
   m.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(bundle));
   const shim = copyVscode(tag);
   const requireOriginal = m.require.bind(m);
-  m.require = (id: string) => (id === 'vscode' ? shim : requireOriginal(id));
+  m.require = (id: string) => (id === 'vscode' ? shim : chunks && id === './undici.js' ? chunks.load(path.join(path.dirname(bundle), 'undici.js'), tag) : requireOriginal(id));
   m._compile(`${source}\n// ${tag}\n`, bundle);
   return m.exports as { activate(context: unknown): ExtensionApi | undefined };
 }
@@ -46,7 +47,7 @@ export function loadFreshCopy(bundle: string, tag: string): { activate(context: 
  * comments produce no code, and V8 checks a source's length. `writeCopyCache` writes that cache
  * from the copy whose script it is, in the loader's format.
  */
-export function loadFreshCopyCached(bundle: string, tag: string, cacheFile?: string): { exports: { activate(context: unknown): ExtensionApi | undefined }; script: vm.Script; rejected: boolean } {
+export function loadFreshCopyCached(bundle: string, tag: string, cacheFile?: string, chunks?: CopyChunks): { exports: { activate(context: unknown): ExtensionApi | undefined }; script: vm.Script; rejected: boolean } {
   const raw = Buffer.concat([fs.readFileSync(bundle), Buffer.from(`\n// ${tag}\n`)]);
   codeCacheName(bundle, raw); // the loader names the cache after the source's hash: its cost is part of a start
   const cachedData = cacheFile ? checkedCache(fs.readFileSync(cacheFile)) : undefined;
@@ -54,12 +55,54 @@ export function loadFreshCopyCached(bundle: string, tag: string, cacheFile?: str
   const script = new vm.Script(Module.wrap(raw.toString('latin1')), { filename: bundle, cachedData });
   const shim = copyVscode(tag);
   const requireOriginal = Module.createRequire(bundle);
-  const req = Object.assign((id: string) => (id === 'vscode' ? shim : requireOriginal(id)), requireOriginal);
+  const req = Object.assign((id: string) => (id === 'vscode' ? shim : chunks && id === './undici.js' ? chunks.load(path.join(path.dirname(bundle), 'undici.js'), tag) : requireOriginal(id)), requireOriginal);
   const m = new Module(bundle, module);
   m.filename = bundle;
   const wrapper = script.runInThisContext() as (e: unknown, r: unknown, m: unknown, f: string, d: string) => void;
   wrapper.call(m.exports, m.exports, req, m, bundle, path.dirname(bundle));
   return { exports: m.exports as { activate(context: unknown): ExtensionApi | undefined }, script, rejected: cachedData !== undefined && script.cachedDataRejected === true };
+}
+
+/**
+ * How a copy of the CommonJS bundle loads dist/undici.js on its first request: a copy of its own
+ * (tagged like the bundle), compiled from source or, with `cacheFile`, from V8's code cache as
+ * dist/boot.js hands it over. `scripts` keeps each copy's script (to write a cache from one).
+ */
+export class CopyChunks {
+  readonly scripts = new Map<string, vm.Script>();
+  constructor(private readonly cacheFile?: string) {}
+  load(file: string, tag: string): unknown {
+    const loaded = loadFreshCopyCached(file, tag, this.cacheFile && fs.existsSync(this.cacheFile) ? this.cacheFile : undefined);
+    this.scripts.set(tag, loaded.script);
+    return loaded.exports;
+  }
+}
+
+/**
+ * Copies the ES-module build (`dist`'s extension.mjs and its chunks) into a new folder, each file
+ * ending in a comment with `tag` (so that V8 compiles it anew), its `vscode` import going to
+ * a module of this copy's own API (copyVscode): the entry point to import, for `importEsmCopy`.
+ */
+export function prepareEsmCopy(dist: string, tag: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-esm-copy-'));
+  for (const name of fs.readdirSync(dist)) {
+    if (!name.endsWith('.mjs')) continue;
+    const source = fs.readFileSync(path.join(dist, name), 'utf8').replace(/from\s*"vscode"/g, 'from"./vscode-api.mjs"');
+    fs.writeFileSync(path.join(dir, name), `${source}\n// ${tag}\n`);
+  }
+  const apis = ((globalThis as Record<symbol, unknown>)[COPY_APIS] ??= new Map<string, unknown>()) as Map<string, unknown>;
+  apis.set(tag, copyVscode(tag));
+  const names = Object.getOwnPropertyNames(vscode).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default');
+  const shim = [`const api = globalThis[Symbol.for(${JSON.stringify(COPY_APIS.description)})].get(${JSON.stringify(tag)});`, ...names.map((k) => `export const ${k} = api[${JSON.stringify(k)}];`)].join('\n');
+  fs.writeFileSync(path.join(dir, 'vscode-api.mjs'), shim);
+  return path.join(dir, 'extension.mjs');
+}
+
+const COPY_APIS = Symbol.for('siteRevisions.copyApis');
+
+/** Imports a copy made by prepareEsmCopy: its exports. */
+export async function importEsmCopy(entry: string): Promise<{ activate(context: unknown): ExtensionApi | undefined }> {
+  return (await import(pathToFileURL(entry).href)) as { activate(context: unknown): ExtensionApi | undefined };
 }
 
 /** Writes the code cache of a copy's script to `file` as the loader does (its SHA-256, then the data): its size. */
