@@ -6,7 +6,6 @@
 // at the service (its /__control/stats log), so they are what really went over the wire.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
@@ -17,7 +16,7 @@ import type { TreeNode } from '../../../src/tree/node';
 import { DEMO } from '../../server/demo';
 import { HISTORY_PATH, HUGE_BYTES, HUGE_PATH, LARGE_SITE_ID } from '../../server/large';
 import { control } from '../support';
-import { CopyChunks, disposeCopy, freshContext, importEsmCopy, loadFreshCopy, loadFreshCopyCached, prepareEsmCopy, runningBundle, writeCopyCache } from '../freshCopy';
+import { disposeCopy, freshContext, importCopy, loadFreshCopy, prepareCopy, runningBundle } from '../freshCopy';
 import { EXTENSION_ID, testService, waitFor, workspaceFolder } from '../util';
 import type { HostFigures, Measured } from './figures';
 
@@ -309,7 +308,7 @@ describe('Bench: the extension in the real host', function () {
     for (let i = 0; i < SAMPLES; i++) {
       const ctx = freshContext(url, DEMO.user.email, DEMO.user.password, {}, api.context.globalStorageUri);
       try {
-        const copy = loadFreshCopy(runningBundle(), `reload${i}x${Date.now().toString(36)}`).activate(ctx)!;
+        const copy = (await loadFreshCopy(runningBundle(), `reload${i}x${Date.now().toString(36)}`)).activate(ctx)!;
         await copy.ready;
         record('reopenAfterReload', await measure(() => copy.revisions.store.content(rev.ref.site.id, rev.ref.item.id)));
         const sites = (await copy.tree.getChildren()) as SiteNode[];
@@ -333,86 +332,38 @@ describe('Bench: the extension in the real host', function () {
     }
   });
 
-  it('activation and the first request, side by side: the CommonJS bundle compiled from source, the same through V8\'s code cache (dist/boot.js), the ES-module build compiled from source', async () => {
+  it('activation and the first request: fresh copies of the extension loaded and activated in this host, compiled from source', async () => {
     // VS Code activates an extension once per host, so repeated samples load new copies of the
-    // extension next to the running one (see ../freshCopy.ts), each with a new context and the
-    // signed-in account in memory; the three kinds of start take turns, sample after sample.
+    // build next to the running one (see ../freshCopy.ts), each with a new context and the
+    // signed-in account in memory.
     // The production build of the .vsix when the bench runner extracted one, else the one loaded here.
-    const bundle = process.env.SITE_REVISIONS_BENCH_BUNDLE || runningBundle();
-    const dist = path.dirname(bundle);
-    figures.bundleBytes = fs.statSync(bundle).size;
-    const stamp = Date.now().toString(36);
-    const tag = (kind: string, i: number) => `${kind}${String(i).padStart(3, '0')}x${stamp}`;
-    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-code-cache-'));
-    const cacheFile = path.join(cacheDir, 'extension.v8cache');
-    const undiciCache = path.join(cacheDir, 'undici.v8cache');
-    const fromSource = new CopyChunks();
-    const fromCache = new CopyChunks(undiciCache);
-    /** The first request of a copy: Get Sites, call → reply (loading undici is part of it). */
-    const firstRequest = async (copy: ExtensionApi) => {
-      const t0 = performance.now();
-      await copy.session.client!.getSites({ signal: new AbortController().signal });
-      return performance.now() - t0;
-    };
-    /** Activates a loaded copy, waits for its session, checks that no request was made, then makes its first request. */
-    const start = async (ctx: Record<string, unknown>, load: () => Promise<{ activate(c: unknown): ExtensionApi | undefined }> | { activate(c: unknown): ExtensionApi | undefined }) => {
-      await control(url, 'reset-stats');
-      const t0 = performance.now();
-      const ext = await load();
-      const t1 = performance.now();
-      const copy = ext.activate(ctx)!;
-      const t2 = performance.now();
-      await copy.ready;
-      const t3 = performance.now();
-      await new Promise((r) => setTimeout(r, 150));
-      const stats = await control(url, 'stats');
-      assert.equal(stats.requests.length, 0, 'activation made no request');
-      const firstRequestMs = await firstRequest(copy);
-      return { loadMs: t1 - t0, activateMs: t2 - t1, totalMs: t2 - t0, readyMs: t3 - t2, requests: stats.requests.length, firstRequestMs };
-    };
-    // The code cache's first start: compiled from source, activated, its session restored, its
-    // first request made, then the caches written (as src/boot/save.ts does).
-    const firstCopyCtx = freshContext(url, DEMO.user.email, DEMO.user.password);
-    const warm = loadFreshCopyCached(bundle, tag('cc', 0), undefined, fromCache);
-    const warmCopy = warm.exports.activate(firstCopyCtx)!;
-    await warmCopy.ready;
-    await firstRequest(warmCopy);
-    const cacheBytes = writeCopyCache(warm.script, cacheFile);
-    writeCopyCache(fromCache.scripts.get(tag('cc', 0))!, undiciCache);
-    disposeCopy(firstCopyCtx);
+    const entry = process.env.SITE_REVISIONS_BENCH_BUNDLE || runningBundle();
+    figures.bundleBytes = fs.statSync(entry).size;
     const fresh: NonNullable<HostFigures['activation']['fresh']> = [];
-    const cached: NonNullable<HostFigures['activation']['cached']> = [];
-    const esm: NonNullable<HostFigures['activation']['esm']> = [];
-    for (let i = 1; i <= ACTIVATION_SAMPLES; i++) {
-      let ctx = freshContext(url, DEMO.user.email, DEMO.user.password);
+    for (let i = 0; i < ACTIVATION_SAMPLES; i++) {
+      const copyEntry = prepareCopy(entry, `bench${String(i).padStart(3, '0')}x${Date.now().toString(36)}`);
+      const ctx = freshContext(url, DEMO.user.email, DEMO.user.password);
       try {
-        fresh.push(await start(ctx, () => loadFreshCopy(bundle, tag('cs', i), fromSource)));
-      } finally {
-        disposeCopy(ctx);
-      }
-      ctx = freshContext(url, DEMO.user.email, DEMO.user.password);
-      let rejected = false;
-      try {
-        const s = await start(ctx, () => {
-          const loaded = loadFreshCopyCached(bundle, tag('cc', i), cacheFile, fromCache);
-          rejected = loaded.rejected;
-          return loaded.exports;
-        });
-        cached.push({ ...s, rejected, cacheBytes });
-      } finally {
-        disposeCopy(ctx);
-      }
-      assert.equal(rejected, false, 'V8 took the cache');
-      const entry = prepareEsmCopy(dist, tag('es', i));
-      ctx = freshContext(url, DEMO.user.email, DEMO.user.password);
-      try {
-        esm.push(await start(ctx, () => importEsmCopy(entry)));
+        await control(url, 'reset-stats');
+        const t0 = performance.now();
+        const ext = await importCopy(copyEntry);
+        const t1 = performance.now();
+        const copy = ext.activate(ctx)!;
+        const t2 = performance.now();
+        await copy.ready;
+        const t3 = performance.now();
+        await new Promise((r) => setTimeout(r, 150));
+        const stats = await control(url, 'stats');
+        assert.equal(stats.requests.length, 0, 'activation made no request');
+        // The first request: Get Sites, call → reply (undici's chunk is loaded and compiled on it).
+        const t4 = performance.now();
+        await copy.session.client!.getSites({ signal: new AbortController().signal });
+        const firstRequestMs = performance.now() - t4;
+        fresh.push({ loadMs: t1 - t0, activateMs: t2 - t1, totalMs: t2 - t0, readyMs: t3 - t2, requests: stats.requests.length, firstRequestMs });
       } finally {
         disposeCopy(ctx);
       }
     }
     figures.activation.fresh = fresh;
-    figures.activation.cached = cached;
-    figures.activation.esm = esm;
   });
 });
