@@ -117,14 +117,29 @@ describe('the build: ES modules split into chunks', function () {
       fs.writeFileSync(shim, [`const api = globalThis[Symbol.for(${JSON.stringify(FAKE.description)})];`, ...names.map((k) => `export const ${k} = api[${JSON.stringify(k)}];`)].join('\n'));
       const url = pathToFileURL(shim).href;
       hooks = registerHooks({ resolve: (specifier, ctx, next) => (specifier === 'vscode' ? { url, shortCircuit: true } : next(specifier, ctx)) });
-      context = fakeContext(repoRoot);
+      const serviceUrl = 'http://127.0.0.1:9';
+      const email = 'bundle@example.com';
+      context = fakeContext(repoRoot, { serviceUrl, email, password: 'pw', secretKey: `siteRevisions:${serviceUrl}:${email}:password` });
       const ext = (await import(pathToFileURL(path.join(out, 'extension.mjs')).href)) as { activate(c: unknown): ExtensionApi };
       api = ext.activate(context);
+      await api.ready;
     });
     after(() => {
       for (const d of (context.subscriptions as { dispose(): unknown }[]).reverse()) d.dispose();
       hooks.deregister();
       delete (globalThis as Record<symbol, unknown>)[FAKE];
+    });
+
+    it('a request whose undici chunk is missing (updated under the window) fails with the reload message (its cause: UpdatedWhileOpenError)', async () => {
+      const undici = [...outputs].find(([, o]) => o.entryPoint && /^node_modules\/undici\//.test(o.entryPoint))![0];
+      fs.rmSync(path.join(out, undici));
+      assert.equal(api.session.state, 'signedIn');
+      const e = (await api.session.client!.getSites({ signal: new AbortController().signal }).then(
+        () => assert.fail('the request succeeded'),
+        (x: unknown) => x,
+      )) as Error & { cause?: Error };
+      assert.equal(e.cause?.name, 'UpdatedWhileOpenError', String(e));
+      assert.match(e.message, /updated while this window was open\. Reload the window/);
     });
 
     it('every command package.json contributes is registered at activation', () => {
