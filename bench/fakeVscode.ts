@@ -236,7 +236,7 @@ export function createFakeVscode(): FakeVscode {
     env: { appName: 'Fake', language: 'en', machineId: 'bench', uriScheme: 'vscode', clipboard: anything('clipboard'), openExternal: () => Promise.resolve(true) },
   };
   // Everything else `vscode` exports (classes such as TreeItem, ThemeIcon, MarkdownString…): a
-  // stand-in. The module is a plain object, as in VS Code: the bundle copies its properties.
+  // stand-in. The build imports each as a named export of the module.
   for (const name of vscodeApiNames()) if (!(name in api)) api[name] = anything(name);
   return { api, commands, executed };
 }
