@@ -3,7 +3,7 @@
 // end-of-line annotation (author · relative date; every line with `siteRevisions.blame.allLines`),
 // every line a hover with the revision's dates, author and commands. Turning it on reads the
 // file's history once through the store (WorkingFiles.history: one Get Revisions with content, or
-// nothing when cached) and loads the blame chunk (dist/blame.js) on first use; editing
+// nothing when cached) and loads the blame code (a chunk of its own) on first use; editing
 // re-attributes locally (debounced, no request); a refresh of the Sites view reads the history
 // again and takes newer revisions in with `extend`.
 import * as vscode from 'vscode';

@@ -19,10 +19,8 @@ export interface HostFigures {
     builtinsBefore?: string[];
     /** `await extension.activate()` as VS Code runs it, when it was not active yet. */
     firstActivateMs?: number;
-    /** Fresh copies of the bundle loaded and activated in this host. */
-    fresh?: { loadMs: number; activateMs: number; totalMs: number; readyMs: number; requests: number }[];
-    /** Fresh copies that took their compiled code from V8's code cache (made by a first copy), as dist/boot.js loads the bundle. */
-    cached?: { loadMs: number; activateMs: number; totalMs: number; rejected: boolean; cacheBytes: number }[];
+    /** Fresh copies of the extension (dist/extension.mjs and its chunks) loaded and activated in this host, compiled from source; then each one's first request (call → reply). */
+    fresh?: { loadMs: number; activateMs: number; totalMs: number; readyMs: number; requests: number; firstRequestMs: number }[];
   };
   actions: Record<string, Measured[]>;
   huge?: { bytes: number; samples: Measured[]; contentMs?: number[] };
