@@ -214,19 +214,34 @@ export const webviewOptions = {
   plugins: [browserOnly],
 };
 
+/**
+ * The search thread (src/search/searchWorker.ts → dist/searchWorker.js): History Search's matching
+ * runs there, off the extension host's thread (src/search/offThread.ts starts it from
+ * `searchWorkerFile()`, the file next to the module that starts it). Its own small entry: no
+ * `vscode`, nothing of the extension but the matcher.
+ */
+export const workerOptions = {
+  ...common,
+  entryPoints: { searchWorker: 'src/search/searchWorker.ts' },
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  plugins: [],
+};
+
 // Builds when run (`node esbuild.mjs`), not when imported.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (watch) {
     const report = watchReport();
-    for (const o of [options, ...chunkBuilds, webviewOptions]) {
+    for (const o of [options, ...chunkBuilds, workerOptions, webviewOptions]) {
       const ctx = await esbuild.context({ ...o, logLevel: 'silent', plugins: [...o.plugins, report] });
       await ctx.watch();
     }
   } else {
-    const [result, ...chunks] = await Promise.all([esbuild.build(options), ...chunkBuilds.map((o) => esbuild.build(o)), esbuild.build(webviewOptions)]);
+    const [result, ...chunks] = await Promise.all([esbuild.build(options), ...chunkBuilds.map((o) => esbuild.build(o)), esbuild.build(workerOptions), esbuild.build(webviewOptions)]);
     mkdirSync('dist', { recursive: true });
     const meta = { inputs: { ...result.metafile.inputs }, outputs: { ...result.metafile.outputs } };
-    for (const c of chunks.slice(0, chunkBuilds.length)) {
+    for (const c of chunks.slice(0, chunkBuilds.length + 1)) {
       Object.assign(meta.inputs, c.metafile.inputs);
       Object.assign(meta.outputs, c.metafile.outputs);
     }

@@ -122,6 +122,7 @@ describe('package (.vsix)', function () {
       'extension/dist/undici.js',
       'extension/dist/blame.js',
       'extension/dist/history.js',
+      'extension/dist/searchWorker.js',
       'extension/dist/blameView.js',
       'extension/dist/siteEditorHost.js',
       'extension/dist/siteEditor.js',
