@@ -78,7 +78,7 @@ export class BlameHistory {
   }
 
   /**
-   * The same history as `of`, built in slices: after each revision, once `sliceMs` (default 8)
+   * The same history as `of`, built in slices: after each revision, once `sliceMs` (default 5)
    * have passed since the thread was last given back, it is given back (a turn of the event loop),
    * so the extension host never waits on blame for longer than one revision's diff. Rejects with
    * an AbortError, between two revisions, once `signal` aborts.
@@ -133,7 +133,7 @@ export class BlameHistory {
 }
 
 /** How long `build` works before it gives the thread back. */
-const SLICE_MS = 8;
+const SLICE_MS = 5;
 
 /** The error `build` rejects with when cancelled (name `AbortError`, like the platform's). */
 function abortError(): Error {

@@ -192,6 +192,8 @@ export class OffThreadSearch {
   ) {
     this.budget = o.budget ?? DEFAULT_BUDGET;
     this.t = o.t ?? english;
+    // Started now, so that its start (about 30 ms) overlaps the reading of the first contents.
+    this.thread = acquire();
   }
 
   /** Searches one file's revisions. Rejects with SearchTimeoutError over the budget, with an AbortError when `signal` aborts. */

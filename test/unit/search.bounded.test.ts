@@ -22,24 +22,7 @@ import {
   type SearchMode,
   type SearchQuery,
 } from '../../src/search';
-
-/** The issue's three expressions, each with an ordinary text it never ends on in JavaScript's engine. */
-export const HOSTILE: { name: string; pattern: string; line: string }[] = [
-  { name: 'nested plus over a line of a’s', pattern: '(a+)+$', line: `${'a'.repeat(30)}!` },
-  { name: 'words and optional spaces before a semicolon, over a line of code', pattern: '(\\w+\\s?)+;$', line: '  return cachedValueForTheGivenRequestKey' },
-  { name: 'dashes before the end of a CSS comment', pattern: '(-+)+\\*/$', line: `/* ${'-'.repeat(28)} */ ` },
-];
-
-/** A file's revisions, oldest first a day apart: `lines` of ordinary text, then `last` in the newest. */
-function revisionsWith(last: string, count = 3): RevisionText[] {
-  const out: RevisionText[] = [];
-  for (let i = 0; i < count; i++) {
-    const body = ['body { color: black; }', '/* the header */', `.item-${i} { margin: 0 }`];
-    if (i === count - 1) body.push(last);
-    out.push({ id: String(700 + i), date: `2026-03-${String(10 + i).padStart(2, '0')} 12:00:00`, author: 'demo@example.com', content: `${body.join('\n')}\n` });
-  }
-  return out;
-}
+import { HOSTILE, revisionsWith } from './helpers/hostile';
 
 /** A HistorySource over files held in memory (the engine's interface; the scan tests use the service). */
 function memorySource(files: Record<string, RevisionText[]>): HistorySource {
