@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { BlameHistory } from '../../src/blame';
 import { generateHistory } from './helpers/blameHistory';
+import { turnsDuring } from './helpers/turns';
 
 describe('blame: built in slices that give the thread back', function () {
   this.timeout(30_000);
@@ -22,16 +23,7 @@ describe('blame: built in slices that give the thread back', function () {
   });
 
   it('the event loop runs between revisions: callbacks queued meanwhile run before it ends', async () => {
-    let turns = 0;
-    let building = true;
-    const spin = () => {
-      if (!building) return;
-      turns++;
-      setImmediate(spin);
-    };
-    setImmediate(spin);
-    await BlameHistory.build(revisions, { sliceMs: 0 });
-    building = false;
+    const { turns } = await turnsDuring(() => BlameHistory.build(revisions, { sliceMs: 0 }));
     assert.ok(turns >= revisions.length - 1, `${turns} turns of the event loop for ${revisions.length} revisions`);
   });
 

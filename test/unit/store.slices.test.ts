@@ -5,21 +5,7 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { encodeSliced, sha256Sliced, SLICE } from '../../src/store/slices';
-
-/** Counts the turns of the event loop while `work` runs. */
-async function turnsDuring<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
-  let turns = 0;
-  let on = true;
-  const spin = () => {
-    if (!on) return;
-    turns++;
-    setImmediate(spin);
-  };
-  setImmediate(spin);
-  const value = await work();
-  on = false;
-  return { value, turns };
-}
+import { turnsDuring } from './helpers/turns';
 
 describe('store: large contents encoded and hashed in slices', function () {
   this.timeout(30_000);
