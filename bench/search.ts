@@ -185,7 +185,7 @@ export function searchRows(f: SearchFigures): Row[] {
     rows.push({
       group: 'History search',
       id: 'search.scan.loopMs',
-      name: `event loop of the process during the whole-site scan below (monitorEventLoopDelay, 1 ms; median of ${loops.length} scans)`,
+      name: `event loop of the process during the whole-site scan below, from its file list to its end (monitorEventLoopDelay, 1 ms; median of ${loops.length} scans)`,
       measured: `${loopText(loop)} (samples: ${loops.map((l) => `${l.maxMs.toFixed(0)}/${l.p99Ms.toFixed(0)}`).join(', ')} ms max/p99)`,
       value: round(loop.maxMs, 1),
       unit: 'ms',
