@@ -15,7 +15,8 @@
 //                and esbuild's metafile (dist/meta.json) of that build;
 //   2. host      the harness (test/host/run.ts --vsix) installs that .vsix in a real extension host
 //                and runs test/integration/bench/*.bench.js there against the local service with
-//                its large data set: requests per user action, the 20 MB revision, activation;
+//                its large data set: requests per user action, the 20 MB revision (and the host's
+//                event loop while the diff guard measures it and refuses it), activation;
 //   3. plain     fresh Node processes, interleaved: activation of the packaged bundle with a fake
 //                `vscode` (no socket, undici not evaluated), and the folder model / ordering of
 //                the large data set (bench/activationChild.ts, bench/scaleChild.ts);
@@ -28,9 +29,13 @@
 //                data set) in its own process;
 //   7. blame     fresh Node processes, interleaved: revision blame of a generated 5,000-line file
 //                with 50 revisions, re-attribution after an edit, and the line-diff packages
-//                compared under the same blame code (bench/blameChild.ts, bench/diffCandidates.ts).
+//                compared under the same blame code (bench/blameChild.ts, bench/diffCandidates.ts);
+//                and the event loop while the blame is built in slices, as the extension builds it;
 //   8. search    History Search (src/search): one file's history, a whole-site scan and its
-//                cancellation against the service's search-scale data set (bench/search.ts).
+//                cancellation against the service's search-scale data set, the issue's hostile
+//                regular expressions cut, each with the event loop sampled (bench/search.ts).
+// Event-loop rows (issue "Trust", point 1): perf_hooks.monitorEventLoopDelay at 1 ms; targets
+// max ≤ 50 ms and p99 ≤ 20 ms, and a hostile expression ended or cut within 1 s (LOOP_TARGETS).
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -9,7 +9,12 @@
 //  - the same scan cancelled after 100 files: requests that arrived at the service after the
 //    abort (its request log), and how soon the scan settled;
 //  - the same scan with no latency: the floor the two processes' work sets on this machine
-//    (the CPU time of the scanning process and of the service, per file, is reported too).
+//    (the CPU time of the scanning process and of the service, per file, is reported too);
+//  - the event loop's delay (perf_hooks.monitorEventLoopDelay, 1 ms) during the first file
+//    search, during each scan from its file list on, and during each of the issue's hostile
+//    expressions (test/unit/helpers/hostile.ts) with the time until its search is cut.
+// The file searches run on the search thread as the extension runs them (src/search/offThread.ts),
+// with the same search on the calling thread beside them.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -80,11 +80,18 @@ class SearchThread {
   readonly progress = new Int32Array(new SharedArrayBuffer(8));
   private readonly waiting = new Map<number, { resolve: (r: FileSearchResult) => void; reject: (e: Error) => void }>();
   dead = false;
+  /** Settles when the thread's script has loaded (a slow start is not counted in a budget); rejects if it stops first. */
+  readonly ready: Promise<void>;
 
   constructor() {
     const workerData: WorkerData = { progress: this.progress.buffer as SharedArrayBuffer };
     this.worker = new Worker(searchWorkerFile(), { workerData });
+    let started!: () => void;
+    let failed!: (e: Error) => void;
+    this.ready = new Promise<void>((resolve, reject) => ((started = resolve), (failed = reject)));
+    this.ready.catch(() => undefined);
     this.worker.on('message', (m: FromWorker) => {
+      if (m.type === 'ready') return started();
       const w = this.waiting.get(m.job);
       if (!w) return;
       this.waiting.delete(m.job);
@@ -93,6 +100,7 @@ class SearchThread {
     });
     const fail = (why: Error) => {
       this.dead = true;
+      failed(why);
       for (const w of this.waiting.values()) w.reject(why);
       this.waiting.clear();
     };
@@ -245,6 +253,8 @@ export class OffThreadSearch {
         bytes += size;
       }
       if (part.length) await send();
+      // The budget counts the search, not the thread's start (a loaded machine can take long).
+      await Promise.race([thread.ready, stopped]);
       if (signal?.aborted) throw abortError();
       const limit = budgetMs(bytes, this.budget);
       const result = thread.result(job);

@@ -7,6 +7,7 @@
 //                                        no one message holds up the host's thread long)
 //   → { type: 'run', job, siteId, path, query, mode }
 //                                        search the parts of `job` (searchRevisions, history.ts)
+//   ← { type: 'ready' }                 once, when this script has loaded (the budgets start then)
 //   ← { type: 'result', job, result }   or { type: 'error', job, name, message }
 //
 // While a content is searched, `progress` (an Int32Array on memory shared with the host) holds
@@ -20,7 +21,7 @@ export type ToWorker =
   | { type: 'add'; job: number; revisions: RevisionText[] }
   | { type: 'run'; job: number; siteId: string; path: string; query: SearchQuery; mode: SearchMode };
 
-export type FromWorker = { type: 'result'; job: number; result: ReturnType<typeof searchRevisions> } | { type: 'error'; job: number; name: string; message: string };
+export type FromWorker = { type: 'ready' } | { type: 'result'; job: number; result: ReturnType<typeof searchRevisions> } | { type: 'error'; job: number; name: string; message: string };
 
 export interface WorkerData {
   /** Two Int32 on a SharedArrayBuffer: the job being searched and the index of its revision (-1: none yet). */
@@ -59,4 +60,5 @@ if (!isMainThread && parentPort) {
   const port = parentPort;
   const data = workerData as WorkerData;
   port.on('message', serve((m) => port.postMessage(m), new Int32Array(data.progress)));
+  port.postMessage({ type: 'ready' } satisfies FromWorker);
 }

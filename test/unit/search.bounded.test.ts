@@ -192,8 +192,9 @@ describe('fuzz: generated regular expressions, hostile ones among them, end or a
           if (!(e instanceof SearchTimeoutError)) throw e;
           cut++;
           assert.equal(e.path, 'fuzz.txt');
-          assert.ok(list.some((r) => r.id === e.revisionId), `a revision of the file: ${e.revisionId}`);
-          assert.match(e.message, /took more than 0\.\d s on revision 9\d\d of fuzz\.txt/);
+          // Named when the thread had begun a content (a loaded machine may stop it before that).
+          if (e.revisionId !== undefined) assert.ok(list.some((r) => r.id === e.revisionId), `a revision of the file: ${e.revisionId}`);
+          assert.match(e.message, e.revisionId !== undefined ? /took more than 0\.\d s on revision 9\d\d of fuzz\.txt/ : /took more than 0\.\d s on fuzz\.txt/);
         } finally {
           off.close();
         }
