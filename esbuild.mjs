@@ -71,7 +71,8 @@ const common = {
 /**
  * The extension's build (exported for the unit tests that build it: test/unit/bundle.test.ts).
  * Node's `require`, which the CommonJS packages bundled in (undici, diff) call for Node's
- * built-ins, comes from the banner: an ES module has none.
+ * built-ins, and `__dirname` (the search thread's file is found next to the code that starts it:
+ * src/search/offThread.ts) come from the banner: an ES module has neither.
  */
 export const options = {
   ...common,
@@ -84,7 +85,7 @@ export const options = {
   target: 'node20',
   external: ['vscode'],
   define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
-  banner: { js: 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);' },
+  banner: { js: 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);const __dirname=import.meta.dirname;' },
   plugins: [],
 };
 
@@ -109,11 +110,26 @@ export const webviewOptions = {
   plugins: [browserOnly],
 };
 
+/**
+ * The search thread (src/search/searchWorker.ts → dist/searchWorker.js): History Search's matching
+ * runs there, off the extension host's thread (src/search/offThread.ts starts it from
+ * `searchWorkerFile()`, the file next to the module that starts it). Its own small entry: no
+ * `vscode`, nothing of the extension but the matcher.
+ */
+export const workerOptions = {
+  ...common,
+  entryPoints: { searchWorker: 'src/search/searchWorker.ts' },
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  plugins: [],
+};
+
 // Builds when run (`node esbuild.mjs`), not when imported.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (watch) {
     const report = watchReport();
-    for (const o of [options, webviewOptions]) {
+    for (const o of [options, workerOptions, webviewOptions]) {
       const ctx = await esbuild.context({ ...o, logLevel: 'silent', plugins: [...o.plugins, report] });
       await ctx.watch();
     }
@@ -121,7 +137,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     // The chunks' names change with their content: those of an earlier build go first.
     mkdirSync('dist', { recursive: true });
     for (const f of readdirSync('dist')) if (/^chunk-\w+\.mjs(\.map)?$/.test(f)) rmSync(`dist/${f}`);
-    const [result] = await Promise.all([esbuild.build(options), esbuild.build(webviewOptions)]);
-    writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
+    const [result, worker] = await Promise.all([esbuild.build(options), esbuild.build(workerOptions), esbuild.build(webviewOptions)]);
+    const meta = { inputs: { ...result.metafile.inputs, ...worker.metafile?.inputs }, outputs: { ...result.metafile.outputs, ...worker.metafile?.outputs } };
+    writeFileSync('dist/meta.json', JSON.stringify(meta));
   }
 }

@@ -17,7 +17,8 @@
 //                and esbuild's metafile (dist/meta.json) of that build;
 //   2. host      the harness (test/host/run.ts --vsix) installs that .vsix in a real extension host
 //                and runs test/integration/bench/*.bench.js there against the local service with
-//                its large data set: requests per user action, the 20 MB revision, activation;
+//                its large data set: requests per user action, the 20 MB revision (and the host's
+//                event loop while the diff guard measures it and refuses it), activation;
 //   3. plain     fresh Node processes, interleaved: activation of the packaged bundle with a fake
 //                `vscode` (no socket, undici not evaluated), and the folder model / ordering of
 //                the large data set (bench/activationChild.ts, bench/scaleChild.ts);
@@ -30,9 +31,13 @@
 //                data set) in its own process;
 //   7. blame     fresh Node processes, interleaved: revision blame of a generated 5,000-line file
 //                with 50 revisions, re-attribution after an edit, and the line-diff packages
-//                compared under the same blame code (bench/blameChild.ts, bench/diffCandidates.ts).
+//                compared under the same blame code (bench/blameChild.ts, bench/diffCandidates.ts);
+//                and the event loop while the blame is built in slices, as the extension builds it;
 //   8. search    History Search (src/search): one file's history, a whole-site scan and its
-//                cancellation against the service's search-scale data set (bench/search.ts).
+//                cancellation against the service's search-scale data set, the issue's hostile
+//                regular expressions cut, each with the event loop sampled (bench/search.ts).
+// Event-loop rows (issue "Trust", point 1): perf_hooks.monitorEventLoopDelay at 1 ms; targets
+// max ≤ 50 ms and p99 ≤ 20 ms, and a hostile expression ended or cut within 1 s (LOOP_TARGETS).
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -41,11 +46,11 @@ import { parseArgs } from 'node:util';
 import { Cleanup, startService as startServiceProcess } from '../test/host/common';
 import { clientOverhead, type OverheadResult } from './clientOverhead';
 import { schedulerBench, type SchedulerFigures } from './schedulerBench';
-import { isStopping, lastJson, log, MB, median, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
+import { isStopping, lastJson, log, LOOP_TARGETS, loopOk, loopText, MB, median, medianLoop, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
 import { BENCH_DOC, kb, markdown, textTable, writeBenchTable, type Machine, type Row } from './report';
 import { searchBench, searchRows } from './search';
 import { analyseMetafile, type BundleAnalysis } from './size';
-import type { BlameSample } from './blameChild';
+import type { BlameSample, SlicedBlameSample } from './blameChild';
 import { CANDIDATES, CHOSEN } from './diffCandidates';
 import { zipEntries, zipRead } from '../test/host/zip';
 import type { HostFigures } from '../test/integration/bench/figures';
@@ -390,6 +395,17 @@ async function main(): Promise<number> {
       return samples;
     });
 
+    // ---- 7b. revision blame as the extension builds it (in slices), the event loop sampled
+    const blameSliced = await stage('blame in slices (plain Node)', async () => {
+      const samples: SlicedBlameSample[] = [];
+      for (let i = 0; i < n.blame; i++) {
+        const r = await runNode([path.join(__dirname, 'blameChild.js'), 'sliced'], { label: 'blame sliced', timeoutMs: 120_000 });
+        if (r.code !== 0) throw new Error(`sliced blame sample ${i + 1} failed (exit ${r.code ?? r.signal})`);
+        samples.push(lastJson<SlicedBlameSample>(r.stdout));
+      }
+      return samples;
+    });
+
     // ---- 8. History Search, the service (search-scale data set) in its own process
     const search = await stage('history search', () => searchBench({ quick, tmp, cleanup }));
 
@@ -480,6 +496,24 @@ async function main(): Promise<number> {
       const t = median(pick(h.samples, (x) => x.ms));
       const c = h.contentMs?.length ? median(h.contentMs) : undefined;
       row({ group: 'Scale', id: 'scale.hugeRevisionMs', name: '20 MB revision: request → document content (host)', measured: `${ms(t, 0)}${c !== undefined ? ` (request → bytes in the extension ${ms(c, 0)})` : ''}`, value: round(t, 1), unit: 'ms', target: '', ok: null });
+    }
+    if (host?.diffGuard?.samples.length) {
+      const g = host.diffGuard;
+      for (const cold of [true, false]) {
+        const list = g.samples.filter((x) => x.cold === cold);
+        if (!list.length) continue;
+        const loop = medianLoop(list.map((x) => x.loop));
+        row({
+          group: 'Scale',
+          id: `scale.diffGuardLoop${cold ? 'Cold' : 'Warm'}Ms`,
+          name: `the diff guard of a ${(g.bytes / MB).toFixed(0)} MB revision: the host's event loop during Compare with Working File (its working file open) until it is refused, the content ${cold ? 'fetched' : 'in memory'} (host; monitorEventLoopDelay, 1 ms)`,
+          measured: `${loopText(loop)} (samples: ${list.map((x) => `${x.loop.maxMs.toFixed(0)}/${x.loop.p99Ms.toFixed(0)}`).join(', ')} ms max/p99; ${ms(median(list.map((x) => x.ms)), 0)} to the refusal)`,
+          value: round(loop.maxMs, 1),
+          unit: 'ms',
+          target: `max ≤ ${LOOP_TARGETS.maxMs} ms, p99 ≤ ${LOOP_TARGETS.p99Ms} ms`,
+          ok: loopOk(loop) && list.every((x) => x.outcome === 'too-large'),
+        });
+      }
     }
     if (host?.actions.expandCachedSiteAfterReload?.length) {
       const t = median(pick(host.actions.expandCachedSiteAfterReload, (x) => x.ms));
@@ -582,6 +616,20 @@ async function main(): Promise<number> {
         });
       }
     }
+    if (blameSliced?.length) {
+      const loop = medianLoop(blameSliced.map((x) => x.loop));
+      const b = blameSliced[0]!;
+      row({
+        group: 'Blame',
+        id: 'blame.loopMs',
+        name: `event loop while Toggle Revision Blame builds the blame of ${b.lines.toLocaleString('en')} lines × ${b.revisions} revisions (BlameHistory.build, in slices; first in a process; monitorEventLoopDelay, 1 ms)`,
+        measured: `${loopText(loop)} (samples: ${blameSliced.map((x) => `${x.loop.maxMs.toFixed(0)}/${x.loop.p99Ms.toFixed(0)}`).join(', ')} ms max/p99; built in ${ms(median(blameSliced.map((x) => x.ms)))})`,
+        value: round(loop.maxMs, 1),
+        unit: 'ms',
+        target: `max ≤ ${LOOP_TARGETS.maxMs} ms, p99 ≤ ${LOOP_TARGETS.p99Ms} ms`,
+        ok: loopOk(loop),
+      });
+    }
     if (search) rows.push(...searchRows(search));
 
     if (size) {
@@ -624,6 +672,7 @@ async function main(): Promise<number> {
         store,
         scheduler,
         blame,
+        blameSliced,
         search,
         size,
       },

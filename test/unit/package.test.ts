@@ -139,6 +139,8 @@ describe('package (.vsix)', function () {
       'extension/LICENSE.txt',
       // The entry point and every chunk it imports, statically or on first use (and nothing else).
       ...reachable('extension/dist/extension.mjs'),
+      // The search thread, started with new Worker() (not imported).
+      'extension/dist/searchWorker.js',
       'extension/dist/siteEditor.js',
       ...media,
       ...readmeImages(readme).map((f) => `extension/${f}`),

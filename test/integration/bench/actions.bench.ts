@@ -18,6 +18,7 @@ import { HISTORY_PATH, HUGE_BYTES, HUGE_PATH, LARGE_SITE_ID } from '../../server
 import { control } from '../support';
 import { disposeCopy, freshContext, importCopy, loadFreshCopy, prepareCopy, runningBundle } from '../freshCopy';
 import { EXTENSION_ID, testService, waitFor, workspaceFolder } from '../util';
+import { sampleLoopDelay } from '../../../bench/lib';
 import type { HostFigures, Measured } from './figures';
 
 const SAMPLES = Math.max(1, Number(process.env.SITE_REVISIONS_BENCH_SAMPLES) || 3);
@@ -270,6 +271,43 @@ describe('Bench: the extension in the real host', function () {
     figures.huge = { bytes: HUGE_BYTES, samples, contentMs };
     await closeAll();
     api.revisions.cache.clear();
+  });
+
+  it('the diff guard of a 20 MB revision: the host’s event loop while Compare with Working File measures both sides and refuses', async () => {
+    const rev = (await revisions(await fileNode(HUGE_PATH)))[0];
+    assert.ok(rev, 'the revision of big/huge.txt');
+    const dir = vscode.Uri.joinPath(workspaceFolder().uri, 'bench-large');
+    const working = vscode.Uri.joinPath(dir, HUGE_PATH);
+    fs.mkdirSync(path.dirname(working.fsPath), { recursive: true });
+    fs.writeFileSync(working.fsPath, Buffer.alloc(HUGE_BYTES, 'working copy line\n'));
+    await api.revisions.folders.set(rev.ref.site.id, dir);
+    const config = vscode.workspace.getConfiguration('diffEditor');
+    await config.update('maxFileSize', 10, vscode.ConfigurationTarget.Global);
+    try {
+      const doc = await vscode.workspace.openTextDocument(working);
+      await vscode.window.showTextDocument(doc, { preview: false });
+      const samples: NonNullable<HostFigures['diffGuard']>['samples'] = [];
+      for (let i = 0; i < SAMPLES; i++) {
+        for (const cold of [true, false]) {
+          if (cold) await forgetContents();
+          await new Promise((r) => setTimeout(r, 200)); // what the last sample left behind settles first
+          const loop = sampleLoopDelay();
+          const t0 = performance.now();
+          const outcome = await api.revisions.commands.compareWithWorking(rev.ref);
+          const ms = performance.now() - t0;
+          const delay = loop.stop();
+          samples.push({ cold, ms, outcome: outcome.done ? 'done' : outcome.reason, loop: delay });
+          assert.equal(outcome.done ? 'done' : outcome.reason, 'too-large', JSON.stringify(outcome));
+        }
+      }
+      figures.diffGuard = { bytes: HUGE_BYTES, samples };
+    } finally {
+      await config.update('maxFileSize', undefined, vscode.ConfigurationTarget.Global);
+      await closeAll();
+      await api.revisions.folders.set(rev.ref.site.id, undefined);
+      fs.rmSync(dir.fsPath, { recursive: true, force: true });
+      api.revisions.cache.clear();
+    }
   });
 
   it('a revision larger than the memory cache (disk cache off): open it (stat + read), open it again, compare with previous', async () => {

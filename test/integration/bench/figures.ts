@@ -24,7 +24,23 @@ export interface HostFigures {
   };
   actions: Record<string, Measured[]>;
   huge?: { bytes: number; samples: Measured[]; contentMs?: number[] };
+  /**
+   * Compare with Working File of the 20 MB revision, its working file open in an editor, with the
+   * diff editor's limit below it (the guard measures both sides and refuses): the host's event
+   * loop meanwhile (perf_hooks.monitorEventLoopDelay, 1 ms), with the content fetched (cold) and
+   * from memory (warm).
+   */
+  diffGuard?: { bytes: number; samples: { cold: boolean; ms: number; outcome: string; loop: LoopFigures }[] };
   /** Size of the bundle the fresh copies were loaded from. */
   bundleBytes?: number;
   errors: string[];
+}
+
+/** The event loop's delay over an action, in ms (the shape of bench/lib.ts's LoopDelay). */
+export interface LoopFigures {
+  maxMs: number;
+  p99Ms: number;
+  meanMs: number;
+  samples: number;
+  heldMs?: number;
 }
