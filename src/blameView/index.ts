@@ -12,6 +12,7 @@ import type { SitesModel } from '../sites/sitesModel';
 import { message, type MessageText } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
 import { background } from '../util/background';
+import type { CommandHandler } from '../history/names';
 import { NewerRevisionAlert } from './alert';
 import { RevisionBlame } from './blame';
 import { OtherSiteCompare } from './otherSite';
@@ -40,7 +41,7 @@ export interface BlameViewApi {
  * not when a command or a newly mapped folder loads it, which would check a file nobody just
  * opened (a request the user did not cause).
  */
-export function registerBlameView(deps: BlameViewDeps, o: { focusActiveEditor: boolean }): { api: BlameViewApi; disposables: vscode.Disposable[] } {
+export function registerBlameView(deps: BlameViewDeps, o: { focusActiveEditor: boolean }): { api: BlameViewApi; disposables: vscode.Disposable[]; commands: Record<string, CommandHandler> } {
   const { session, model, revisions, log, notifier } = deps;
   const files = new WorkingFiles(revisions.store, revisions.folders, (id) => model.find(id), () => session.state === 'signedIn');
   const blame = new RevisionBlame(files, log);
@@ -55,21 +56,19 @@ export function registerBlameView(deps: BlameViewDeps, o: { focusActiveEditor: b
   );
   const other = new OtherSiteCompare(files, model);
 
-  const command = (id: string, title: MessageText, fn: (...args: unknown[]) => Promise<unknown>) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await fn(...args);
-      } catch (e) {
-        notifier.error(title, e, () => vscode.commands.executeCommand(id, ...args));
-        return undefined;
-      }
-    });
+  /** A command's handler (registered at activation: ./register.ts): its failure is shown with Retry. */
+  const command = (id: string, title: MessageText, fn: (...args: unknown[]) => Promise<unknown>) => async (...args: unknown[]) => {
+    try {
+      return await fn(...args);
+    } catch (e) {
+      notifier.error(title, e, () => vscode.commands.executeCommand(id, ...args));
+      return undefined;
+    }
+  };
 
   const disposables: vscode.Disposable[] = [
     blame,
     alert,
-    command('siteRevisions.toggleBlame', message('Toggle Revision Blame'), (uri) => blame.toggle(uri)),
-    command('siteRevisions.compareWithOtherSite', message('Compare with the Same File on Another Site'), (uri, site) => other.run(uri, site)),
     session.onDidChange((state) => {
       if (state === 'signedIn') alert.focused(vscode.window.activeTextEditor);
     }),
@@ -80,5 +79,9 @@ export function registerBlameView(deps: BlameViewDeps, o: { focusActiveEditor: b
   ];
   // A file already open when the session became usable counts as opened.
   if (o.focusActiveEditor) alert.focused(vscode.window.activeTextEditor);
-  return { api: { files, blame, quickDiff, alert }, disposables };
+  const commands: Record<string, CommandHandler> = {
+    'siteRevisions.toggleBlame': command('siteRevisions.toggleBlame', message('Toggle Revision Blame'), (uri) => blame.toggle(uri)),
+    'siteRevisions.compareWithOtherSite': command('siteRevisions.compareWithOtherSite', message('Compare with the Same File on Another Site'), (uri, site) => other.run(uri, site)),
+  };
+  return { api: { files, blame, quickDiff, alert }, disposables, commands };
 }
