@@ -33,7 +33,7 @@
 //                with 50 revisions, re-attribution after an edit, and the line-diff packages
 //                compared under the same blame code (bench/blameChild.ts, bench/diffCandidates.ts);
 //                and the event loop while the blame is built in slices, as the extension builds it;
-//   8. search    History Search (src/search): one file's history, a whole-site scan and its
+//   8. search    History Search (src/core/search): one file's history, a whole-site scan and its
 //                cancellation against the service's search-scale data set, the hostile
 //                regular expressions cut, each with the event loop sampled (bench/search.ts).
 //   9. scm       the working copy (bench/scmChild.ts): the status of a mapped folder of 2,000 files

@@ -1,5 +1,5 @@
 // One sample of the working-copy figures (issue 28), in a fresh Node process (plain Node, no
-// vscode; the status engine src/status, the revision store and its disk cache, the scheduler):
+// vscode; the status engine src/core/status, the revision store and its disk cache, the scheduler):
 //
 //   node out/bench/scmChild.js prepare DIR
 //     writes the working folder of the service's search-scale site (2,000 files, 20 revisions
@@ -27,16 +27,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { SiteRevisionClient } from '../src/api';
-import { loadBlame } from '../src/blame/load';
-import { RevisionStore } from '../src/revisions/store';
-import { RequestScheduler } from '../src/scheduler';
-import { isOffline } from '../src/sites/viewState';
-import { FolderStatus, stateOf } from '../src/status';
-import { scanStatus, storeSource } from '../src/status/scan';
-import { readSnapshot, restoreSnapshot, snapshotOf, snapshotSource, writeSnapshot } from '../src/status/snapshot';
-import { DigestCache, nodeWorkingFs, readWorking } from '../src/status/working';
-import { DiskStore } from '../src/store';
+import { SiteRevisionClient } from '../src/core/api';
+import { loadBlame } from '../src/core/blame/load';
+import { RevisionStore } from '../src/core/model/revisionStore';
+import { RequestScheduler } from '../src/core/scheduler';
+import { isOffline } from '../src/features/sites/viewState';
+import { FolderStatus, stateOf } from '../src/core/status';
+import { scanStatus, storeSource } from '../src/core/status/scan';
+import { readSnapshot, restoreSnapshot, snapshotOf, snapshotSource, writeSnapshot } from '../src/core/status/snapshot';
+import { DigestCache, nodeWorkingFs, readWorking } from '../src/core/status/working';
+import { DiskStore } from '../src/core/store';
 import { DEMO } from '../test/server/demo';
 import { SEARCH_SCALE_SITE_ID, SearchScaleData } from '../test/server/searchScale';
 import { generateHistory } from '../test/unit/helpers/blameHistory';

@@ -1,9 +1,9 @@
-// Unit tests of line history (src/blame/lineHistory.ts) on hand-made histories where the lines
+// Unit tests of line history (src/core/blame/lineHistory.ts) on hand-made histories where the lines
 // move, are edited, deleted and added again, and moved as a block; and, on generated histories,
 // its agreement with blame: the newest entry of one line is the revision blame attributes it to.
 // Histories are oldest first; ranges are 0-based, end exclusive.
 import * as assert from 'node:assert/strict';
-import { BlameHistory, LOCAL, lineHistory, type LineHistoryEntry } from '../../src/blame';
+import { BlameHistory, LOCAL, lineHistory, type LineHistoryEntry } from '../../src/core/blame';
 import { generateHistory, replaceLine } from './helpers/blameHistory';
 
 const lines = (...ls: string[]) => ls.join('\n');

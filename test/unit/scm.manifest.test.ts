@@ -1,12 +1,12 @@
-// The working-copy feature (src/scm) and package.json agree: every command it registers at
+// The working-copy feature (src/features/scm) and package.json agree: every command it registers at
 // activation is contributed and the other way round, its menus name its source controls and its
 // groups, the count-badge setting names the groups, and every colour its decorations use is
 // contributed (a missing one draws nothing).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LINE_HISTORY_VIEW, SCM_COMMANDS, SCM_ID } from '../../src/scm/names';
-import { GROUPS } from '../../src/status';
+import { LINE_HISTORY_VIEW, SCM_COMMANDS, SCM_ID } from '../../src/features/scm/names';
+import { GROUPS } from '../../src/core/status';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -20,7 +20,7 @@ interface Manifest {
   };
 }
 
-describe('working copy: src/scm and package.json', () => {
+describe('working copy: src/features/scm and package.json', () => {
   const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Manifest;
   const c = manifest.contributes;
 

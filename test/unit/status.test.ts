@@ -1,4 +1,4 @@
-// The status of a mapped folder (src/status) over the revision store and its disk cache, against
+// The status of a mapped folder (src/core/status) over the revision store and its disk cache, against
 // the local service over real HTTP, with working files in a temporary folder: the three groups
 // and the count of local files with no revision, computed here from the service's own data;
 // what each way of asking costs in requests (cold: one Get Revisions per file; cached, after a
@@ -8,16 +8,16 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SiteRevisionClient } from '../../src/api';
-import { digest, RevisionStore } from '../../src/revisions/store';
-import { parseRevisionDate } from '../../src/revisions/ordering';
-import { RequestScheduler } from '../../src/scheduler';
-import { isOffline } from '../../src/sites/viewState';
-import { FolderStatus, stateOf, type GroupId } from '../../src/status';
-import { scanStatus, storeSource, type StatusMode } from '../../src/status/scan';
-import { readSnapshot, restoreSnapshot, snapshotName, snapshotOf, snapshotSource, writeSnapshot } from '../../src/status/snapshot';
-import { DigestCache, nodeWorkingFs, readWorking, type WorkingFs } from '../../src/status/working';
-import { DiskStore } from '../../src/store';
+import { SiteRevisionClient } from '../../src/core/api';
+import { digest, RevisionStore } from '../../src/core/model/revisionStore';
+import { parseRevisionDate } from '../../src/core/model/ordering';
+import { RequestScheduler } from '../../src/core/scheduler';
+import { isOffline } from '../../src/features/sites/viewState';
+import { FolderStatus, stateOf, type GroupId } from '../../src/core/status';
+import { scanStatus, storeSource, type StatusMode } from '../../src/core/status/scan';
+import { readSnapshot, restoreSnapshot, snapshotName, snapshotOf, snapshotSource, writeSnapshot } from '../../src/core/status/snapshot';
+import { DigestCache, nodeWorkingFs, readWorking, type WorkingFs } from '../../src/core/status/working';
+import { DiskStore } from '../../src/core/store';
 import { DEMO, startService, type RunningService } from '../server';
 
 interface ServiceRevision {
