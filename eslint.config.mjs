@@ -1,6 +1,6 @@
-// Lint: the recommended JavaScript and TypeScript rules, plus a guard that keeps `vscode`
-// out of the folders that run in plain Node (src/api, src/store, src/scheduler, src/blame, src/search),
-// and `vscode` and Node's built-ins out of what the site editor's webview script is bundled from.
+// Lint: the recommended JavaScript and TypeScript rules, plus the layering rule (src/core never
+// imports `vscode` or the VS Code side; src/workbench never imports a feature), and `vscode` and
+// Node's built-ins kept out of what the site editor's webview script is bundled from.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -24,21 +24,30 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: { '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false, checkThenables: true }] },
   },
+  // The layers (CONTRIBUTING.md, "Architecture"): src/core runs in plain Node — no `vscode`, and
+  // nothing from the VS Code side (src/workbench, src/features, src/extension.ts) — so that it is
+  // unit-tested without VS Code; src/workbench (the VS Code pieces every feature shares) does not
+  // reach into a feature. A feature folder may use core, workbench and other features.
   {
-    files: ['src/api/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api must not depend on vscode.' }] }] },
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'src/core runs in plain Node: it must not depend on vscode.' }],
+        patterns: [{ group: ['**/workbench/**', '**/features/**', '**/extension', '**/extension.js'], message: 'src/core is the plain-Node layer: it must not import the VS Code side (src/workbench, src/features, src/extension.ts).' }],
+      }],
+    },
   },
   {
-    files: ['src/store/**/*.ts', 'src/scheduler/**/*.ts', 'src/blame/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/store, src/scheduler and src/blame run in plain Node: they must not depend on vscode.' }] }] },
-  },
-  {
-    files: ['src/search/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/search runs in plain Node: it must not depend on vscode.' }] }] },
+    files: ['src/workbench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/features/**', '**/extension', '**/extension.js'], message: 'src/workbench holds what every feature shares: it must not import a feature (src/features) or src/extension.ts.' }],
+      }],
+    },
   },
   {
     // Bundled for the browser into dist/siteEditor.js (esbuild.mjs fails on these imports too).
-    files: ['src/sites/webview/**/*.ts', 'src/sites/protocol.ts', 'src/sites/siteForm.ts'],
+    files: ['src/features/sites/webview/**/*.ts', 'src/features/sites/protocol.ts', 'src/features/sites/siteForm.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: ['vscode', ...builtinModules, ...builtinModules.map((m) => `node:${m}`)].map((name) => ({ name, message: 'The site editor\'s webview runs in a browser: no vscode, no Node built-ins.' })),
@@ -50,15 +59,15 @@ export default tseslint.config(
     rules: {
       'no-console': 'error',
       // Notifications render [text](link) as live links: every message goes through
-      // src/ui/messages.ts, whose types only take text with inert values (see there).
+      // src/workbench/messages.ts, whose types only take text with inert values (see there).
       'no-restricted-properties': ['error', ...['showInformationMessage', 'showWarningMessage', 'showErrorMessage'].map((property) => ({
         property,
-        message: 'Use showInfo/showWarning/showError of src/ui/messages.ts: they only accept text whose interpolated values went through plain().',
+        message: 'Use showInfo/showWarning/showError of src/workbench/messages.ts: they only accept text whose interpolated values went through plain().',
       }))],
     },
   },
   {
-    files: ['src/ui/messages.ts'],
+    files: ['src/workbench/messages.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
 );

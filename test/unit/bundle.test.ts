@@ -19,17 +19,17 @@ import { pathToFileURL } from 'node:url';
 import type { BuildOptions, Metafile } from 'esbuild';
 import { createFakeVscode, fakeContext } from '../../bench/fakeVscode';
 import type { ExtensionApi } from '../../src/extension';
-import { HISTORY_COMMANDS } from '../../src/history/names';
+import { HISTORY_COMMANDS } from '../../src/features/history/names';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
 /** Code loaded on first use, by the module its chunk is split for. */
 const LAZY: [entry: RegExp, modules: RegExp][] = [
   [/^node_modules\/undici\/index\.js$/, /^node_modules\/undici\//],
-  [/^src\/blame\/index\.ts$/, /^src\/blame\/(?!load\.ts$)|^node_modules\/fast-myers-diff\//],
-  [/^src\/history\/chunk\.ts$/, /^src\/(searchView|search|lm)\/|^src\/history\/chunk\.ts$/],
-  [/^src\/blameView\/index\.ts$/, /^src\/blameView\/(?!register\.ts$|names\.ts$)/],
-  [/^src\/sites\/siteEditor\.ts$/, /^src\/sites\/(siteEditor|siteForm|protocol)\.ts$/],
+  [/^src\/core\/blame\/index\.ts$/, /^src\/core\/blame\/(?!load\.ts$)|^node_modules\/fast-myers-diff\//],
+  [/^src\/features\/history\/feature\.ts$/, /^src\/(features\/history|core\/search|features\/tools)\/(?!register\.ts$|names\.ts$)/],
+  [/^src\/features\/editor\/index\.ts$/, /^src\/features\/editor\/(?!register\.ts$|names\.ts$)/],
+  [/^src\/features\/sites\/siteEditor\.ts$/, /^src\/features\/sites\/(siteEditor|siteForm|protocol)\.ts$/],
 ];
 
 describe('the build: ES modules split into chunks', function () {
@@ -76,7 +76,7 @@ describe('the build: ES modules split into chunks', function () {
 
   it('activation loads none of the code loaded on first use; each part of it is a chunk of its own, imported with import()', () => {
     const loaded = [...atActivation()].flatMap((o) => outputs.get(o)!.inputs);
-    assert.ok(loaded.includes('src/extension.ts') && loaded.includes('src/history/register.ts') && loaded.includes('src/blameView/register.ts'));
+    assert.ok(loaded.includes('src/extension.ts') && loaded.includes('src/features/history/register.ts') && loaded.includes('src/features/editor/register.ts'));
     for (const [entry, modules] of LAZY) {
       assert.deepEqual(loaded.filter((i) => modules.test(i)), [], `activation loads code of ${entry}`);
       const chunk = [...outputs].find(([, o]) => o.entryPoint && entry.test(o.entryPoint));

@@ -20,7 +20,7 @@ import {
   type ClientOptions,
   type Credentials,
   type RequestEvent,
-} from '../../src/api';
+} from '../../src/core/api';
 import { assertNoSecrets, EXPIRED_CERT, EXPIRED_KEY, rejectsWith, startRawServer, TEST_CERT, TEST_KEY, type RawResponse, type RawServer } from './helpers/rawServer';
 
 const PASSWORD = 'Pw-s3cret&=+ü';
@@ -797,7 +797,7 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
 
   describe('loading', () => {
     it('undici is not loaded by importing the client module or constructing a client, only by the first request', () => {
-      const api = path.resolve(__dirname, '../../src/api/index.js');
+      const api = path.resolve(__dirname, '../../src/core/api/index.js');
       const script = `
         const http = require('node:http');
         const api = require(${JSON.stringify(api)});

@@ -8,10 +8,10 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import * as tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
-import { InsecureTransportError, NetworkError } from '../../src/api/errors';
-import { SiteRevisionClient, type ClientOptions, type RequestEvent } from '../../src/api/client';
-import type { Credentials } from '../../src/api/types';
-import { decideProxy, describeDecision, matchesNoProxy, parseProxyUrl, proxyResolver, routeOf, type ProxyDecision, type ProxyEnv, type ProxySettings } from '../../src/net/proxy';
+import { InsecureTransportError, NetworkError } from '../../src/core/api/errors';
+import { SiteRevisionClient, type ClientOptions, type RequestEvent } from '../../src/core/api/client';
+import type { Credentials } from '../../src/core/api/types';
+import { decideProxy, describeDecision, matchesNoProxy, parseProxyUrl, proxyResolver, routeOf, type ProxyDecision, type ProxyEnv, type ProxySettings } from '../../src/core/net/proxy';
 import { DEMO, startService, type RunningService } from '../server';
 import { rejectsWith, TEST_CERT, TEST_KEY } from './helpers/rawServer';
 import { startProxyServer, type ProxyServer } from './helpers/proxyServer';
@@ -163,8 +163,8 @@ describe('proxy decision (pure)', () => {
   });
 
   it('neither the proxy module nor a client with a resolver loads undici before the first request', () => {
-    const proxyModule = path.resolve(__dirname, '../../src/net/proxy.js');
-    const clientModule = path.resolve(__dirname, '../../src/api/client.js');
+    const proxyModule = path.resolve(__dirname, '../../src/core/net/proxy.js');
+    const clientModule = path.resolve(__dirname, '../../src/core/api/client.js');
     const script = `
       const { proxyResolver } = require(${JSON.stringify(proxyModule)});
       const { SiteRevisionClient } = require(${JSON.stringify(clientModule)});

@@ -6,10 +6,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SiteRevisionClient } from '../../src/api';
-import { RequestScheduler } from '../../src/scheduler';
-import { directSchedule, searchHistory, storeSource } from '../../src/search';
-import { DiskStore } from '../../src/store';
+import { SiteRevisionClient } from '../../src/core/api';
+import { RequestScheduler } from '../../src/core/scheduler';
+import { directSchedule, searchHistory, storeSource } from '../../src/core/search';
+import { DiskStore } from '../../src/core/store';
 import { DEMO, startService, type RunningService } from '../server';
 import { SEARCH_DEMO } from '../server/seed-search';
 
@@ -61,7 +61,9 @@ describe('search: with the disk store and the request scheduler (local service)'
 
   it('the scan is background work: a user request queued behind it starts next; the scheduler’s bound holds', async () => {
     const { source, scheduler, client } = setUp(1);
-    service.configure({ latencyMs: 30 });
+    // Each request takes 250 ms, so the moment looked for below (one file read, five waiting) lasts
+    // that long: at 30 ms a loaded machine's timers could miss it, and the wait never ended.
+    service.configure({ latencyMs: 250 });
     const origin = new URL(service.url).origin;
     const scan = searchHistory({ scope: { siteId }, source, concurrency: 6, query: { pattern: SEARCH_DEMO.marker } });
     // The file list is in, one file is being read, the other five wait at the scheduler.
