@@ -1,4 +1,4 @@
-// The .vsix holds only what runs (the minified bundle, media, README + its screenshots, CHANGELOG,
+// The .vsix holds only what runs (the minified bundle, media, README without screenshots, CHANGELOG,
 // LICENSE, package.json) and the Marketplace metadata is complete; the README it holds links only
 // to what the extension's details page can open.
 //
