@@ -274,7 +274,8 @@ export class RevisionStore {
     return value;
   }
 
-  private offline(e: unknown): boolean {
+  /** Whether `e` means the service could not be reached (the classifier it was given: `isOffline`). */
+  isOffline(e: unknown): boolean {
     return this.opts.isOffline?.(e) ?? false;
   }
 
@@ -331,7 +332,7 @@ export class RevisionStore {
       if (gen === this.generation) r.memory.set(r.key, fresh);
       return fresh;
     } catch (e) {
-      const cached = d && this.offline(e) && !o.signal?.aborted ? await r.fromDisk(d) : undefined;
+      const cached = d && this.isOffline(e) && !o.signal?.aborted ? await r.fromDisk(d) : undefined;
       if (!cached) throw e;
       this.check(owner, r.what);
       cached.offline = true;

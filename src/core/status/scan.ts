@@ -11,7 +11,6 @@
 // When the service cannot be reached, a list comes from the disk cache marked offline (the
 // store does that) and nothing more is asked of the service: the result says `offline`.
 import type { RevisionStore } from '../model/revisionStore';
-import { isOffline } from '../../features/sites/viewState';
 import type { FolderStatus, NewestRevision, StatusEntry, WorkingFile } from './index';
 import { readWorking, type DigestCache, type WorkingFs } from './working';
 
@@ -25,6 +24,8 @@ export interface StatusSource {
   siteFiles(signal?: AbortSignal): Promise<{ paths: readonly string[]; offline: boolean } | undefined>;
   /** A file's newest revision (null: it has none; undefined: not cached and the mode may not ask). */
   newest(path: string, signal?: AbortSignal): Promise<{ newest: NewestRevision | null; offline: boolean } | undefined>;
+  /** Whether a failure of it means the service could not be reached (absent: no failure is). */
+  isOffline?(e: unknown): boolean;
 }
 
 /** The reply size above which a file's newest revision is asked for alone (list, then content). */
@@ -35,6 +36,7 @@ export function storeSource(store: RevisionStore, siteId: string, mode: StatusMo
   const read = (signal?: AbortSignal) => ({ priority: 'background' as const, ...(signal ? { signal } : {}) });
   return {
     asks: mode !== 'cached',
+    isOffline: (e) => store.isOffline(e),
     async siteFiles(signal) {
       const model = mode === 'cached' ? await store.cachedSiteFiles(siteId) : await store.siteFiles(siteId, { ...read(signal), fresh: mode === 'refresh' });
       return model && { paths: model.files.map((f) => f.path), offline: model.offline === true };
@@ -98,7 +100,7 @@ export async function scanStatus(status: FolderStatus, source: StatusSource, wor
   try {
     files = await source.siteFiles(o.signal);
   } catch (e) {
-    if (!isOffline(e)) throw e;
+    if (!source.isOffline?.(e)) throw e;
     return { ...result, offline: true };
   }
   if (!files) return { ...result, noList: true };
@@ -125,7 +127,7 @@ export async function scanStatus(status: FolderStatus, source: StatusSource, wor
           }
         } catch (e) {
           if (o.signal?.aborted) break;
-          if (isOffline(e)) result.offline = true;
+          if (source.isOffline?.(e)) result.offline = true;
           else {
             result.failed++;
             result.error ??= e;
