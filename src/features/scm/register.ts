@@ -10,10 +10,10 @@ import type { AccountCache } from '../auth/accountCache';
 import type { Log } from '../../workbench/log';
 import type { RevisionsApi } from '../revisions';
 import type { SitesModel } from '../sites/sitesModel';
+import { feature, lazyCommand } from '../../workbench/feature';
 import { message } from '../../workbench/messages';
 import type { Notifier } from '../../workbench/notify';
 import { background } from '../../core/util/background';
-import { loadOnce } from '../../core/util/loadOnce';
 import type { ScmApi } from './index';
 import { SCM_COMMANDS } from './names';
 
@@ -30,7 +30,7 @@ export interface ScmDeps {
 }
 
 export function registerScm(deps: ScmDeps, whenReady: () => Promise<void>, subscriptions: vscode.Disposable[]): { features: () => Promise<ScmApi> } {
-  const loaded = loadOnce(async () => {
+  const loaded = feature(async () => {
     const f = await (await import('./index.js')).activateScm(deps);
     subscriptions.push(...f.disposables);
     return f;
@@ -49,9 +49,9 @@ export function registerScm(deps: ScmDeps, whenReady: () => Promise<void>, subsc
   );
   subscriptions.push(
     ...SCM_COMMANDS.map((id) =>
-      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      lazyCommand(id, loaded, async (f, ...args) => {
         try {
-          return await (await loaded()).commands[id](...args);
+          return await f.commands[id](...args);
         } catch (e) {
           deps.notifier.error(message('Site Revisions'), e, () => vscode.commands.executeCommand(id, ...args));
           return undefined;
