@@ -47,7 +47,7 @@ describe('working copy: src/features/scm and package.json', () => {
   });
 
   it('every colour the decorations use is contributed', () => {
-    const used = [...fs.readFileSync(path.join(repoRoot, 'src', 'scm', 'decorations.ts'), 'utf8').matchAll(/'(siteRevisions\.\w+Foreground)'/g)].map((m) => m[1]!);
+    const used = [...fs.readFileSync(path.join(repoRoot, 'src', 'features', 'scm', 'decorations.ts'), 'utf8').matchAll(/'(siteRevisions\.\w+Foreground)'/g)].map((m) => m[1]!);
     assert.equal(used.length, GROUPS.length);
     const colors = new Set(c.colors.map((x) => x.id));
     for (const u of used) assert.ok(colors.has(u), `${u} is contributed`);
