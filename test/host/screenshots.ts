@@ -237,6 +237,7 @@ export const SHOTS: Shot[] = [
     // here, one a colleague saved newer on the service, the ones with no working file), and the
     // diff a click opens.
     name: 'source-control',
+    webp: ['dark'],
     steps: [
       CLEAN,
       ...MAP_ACME,
@@ -259,6 +260,7 @@ export const SHOTS: Shot[] = [
   {
     // Line History: the revisions that changed the selected lines, newest first, and the diff one opens.
     name: 'line-history',
+    webp: ['dark'],
     steps: [
       CLEAN,
       ...MAP_ACME,
