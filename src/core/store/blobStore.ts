@@ -16,8 +16,9 @@
 // fs.promises is read where it is used, so that activating does not load it (see esbuild.mjs).
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { Catalog, isHash, type Entry } from './catalog';
+import { Catalog, type Entry } from './catalog';
 import { cleanTemp, isMissing, privateDir, writeAtomic } from './files';
+import { isHash } from './indexLines';
 import { sha256Sliced } from './slices';
 
 export interface DiskStoreOptions {
