@@ -29,7 +29,7 @@ const LAZY: [entry: RegExp, modules: RegExp][] = [
   [/^src\/core\/blame\/index\.ts$/, /^src\/core\/blame\/(?!load\.ts$)|^node_modules\/fast-myers-diff\//],
   [/^src\/features\/history\/feature\.ts$/, /^src\/(features\/history|core\/search|features\/tools)\/(?!register\.ts$|names\.ts$)/],
   [/^src\/features\/editor\/index\.ts$/, /^src\/features\/editor\/(?!register\.ts$|names\.ts$)/],
-  [/^src\/features\/sites\/siteEditor\.ts$/, /^src\/features\/sites\/(siteEditor|siteForm|protocol)\.ts$/],
+  [/^src\/features\/sites\/siteEditor\.ts$/, /^src\/features\/sites\/(siteEditor|siteForm|formFields|formTexts|protocol)\.ts$/],
 ];
 
 describe('the build: ES modules split into chunks', function () {
