@@ -1,5 +1,5 @@
 // Lint: the recommended JavaScript and TypeScript rules, plus a guard that keeps `vscode`
-// out of the folders that run in plain Node (src/api, src/store, src/scheduler, src/blame, src/search),
+// out of the folders that run in plain Node (src/api, src/store, src/scheduler, src/blame, src/search, src/asof),
 // and `vscode` and Node's built-ins out of what the site editor's webview script is bundled from.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
@@ -46,6 +46,10 @@ export default tseslint.config(
   {
     files: ['src/search/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/search runs in plain Node: it must not depend on vscode.' }] }] },
+  },
+  {
+    files: ['src/asof/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/asof runs in plain Node: it must not depend on vscode.' }] }] },
   },
   {
     // Bundled for the browser into dist/siteEditor.js (esbuild.mjs fails on these imports too).

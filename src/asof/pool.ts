@@ -1,0 +1,78 @@
+// Pure (no `vscode`): work over many files, a few at a time, the way History Search's scan engine
+// (src/search/scan.ts) does it — which lives in the History Search chunk of the build, so the
+// site-as-of feature, loaded apart from it, has this small pool of its own:
+// - at most `concurrency` items are worked on at once (the request scheduler below bounds the
+//   requests to the service; this bounds what is held in memory);
+// - cancellation: no item starts after the abort, and the pool settles at once (it does not wait
+//   for the work in flight, whose requests the same signal aborts);
+// - an error that concerns one file (the service refused it, its reply was unusable) is counted
+//   and the pool goes on; any other (signed out, the service cannot be reached, a disk full) stops
+//   it: the work in flight is aborted and the pool rejects with that error.
+import { ApiError } from '../api/errors';
+
+export interface PoolSummary {
+  done: number;
+  failures: { path: string; error: unknown }[];
+  cancelled: boolean;
+}
+
+/** Errors that concern one file: the service refused it, or its reply could not be used. */
+export function isFileError(e: unknown): boolean {
+  return e instanceof ApiError && (e.kind === 'service' || e.kind === 'invalid-reply' || e.kind === 'http');
+}
+
+export function abortError(): Error {
+  const e = new Error('Cancelled.');
+  e.name = 'AbortError';
+  return e;
+}
+
+/** Runs `work` over `paths`; `onDone` after each (with or without success). See the header. */
+export async function runPool(
+  paths: readonly string[],
+  o: { concurrency: number; signal?: AbortSignal | undefined; onDone?: (done: number, failed: number) => void },
+  work: (path: string, signal: AbortSignal) => Promise<void>,
+): Promise<PoolSummary> {
+  const ac = new AbortController();
+  const failures: PoolSummary['failures'] = [];
+  let done = 0;
+  let next = 0;
+  let fatal: { error: unknown } | undefined;
+  let halt!: () => void;
+  const halted = new Promise<void>((resolve) => (halt = resolve));
+  const stop = () => {
+    ac.abort();
+    halt();
+  };
+  if (o.signal?.aborted) return { done, failures, cancelled: true };
+  o.signal?.addEventListener('abort', stop, { once: true });
+  const worker = async () => {
+    while (!ac.signal.aborted && next < paths.length) {
+      const path = paths[next++]!;
+      try {
+        await work(path, ac.signal);
+      } catch (e) {
+        if (ac.signal.aborted) return;
+        if (!isFileError(e)) {
+          fatal ??= { error: e };
+          stop();
+          return;
+        }
+        failures.push({ path, error: e });
+      }
+      if (ac.signal.aborted) return;
+      done++;
+      o.onDone?.(done, failures.length);
+    }
+  };
+  try {
+    const all = Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, paths.length)) }, worker));
+    all.catch(() => undefined);
+    await Promise.race([all, halted]);
+    if (fatal) throw fatal.error;
+    return { done, failures, cancelled: ac.signal.aborted };
+  } finally {
+    o.signal?.removeEventListener('abort', stop);
+    ac.abort();
+  }
+}
