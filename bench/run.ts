@@ -33,6 +33,9 @@
 //                compared under the same blame code (bench/blameChild.ts, bench/diffCandidates.ts).
 //   8. search    History Search (src/search): one file's history, a whole-site scan and its
 //                cancellation against the service's search-scale data set (bench/search.ts).
+//   9. asof      a whole site as it was (src/asof): the search-scale site as of a moment, cold
+//                and cached, its export against fs.cp, the compare with its staging twin
+//                (bench/asOf.ts).
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -44,6 +47,7 @@ import { schedulerBench, type SchedulerFigures } from './schedulerBench';
 import { isStopping, lastJson, log, MB, median, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
 import { BENCH_DOC, kb, markdown, textTable, writeBenchTable, type Machine, type Row } from './report';
 import { searchBench, searchRows } from './search';
+import { asOfBench, asOfRows } from './asOf';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample } from './blameChild';
 import { CANDIDATES, CHOSEN } from './diffCandidates';
@@ -58,7 +62,7 @@ const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] aft
   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
   --skip-host     leave out the figures measured in the real extension host
   --skip-package  no .vsix: measure a production build made here instead
-  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame
+  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame, asof
                   (a quicker look at one group; not with --write-docs)
   --from FILE     measure nothing: print (or put into docs/benchmarks.md) the figures of an earlier
                   --json run saved in FILE
@@ -406,6 +410,9 @@ async function main(): Promise<number> {
     // ---- 8. History Search, the service (search-scale data set) in its own process
     const search = await stage('history search', () => searchBench({ quick, tmp, cleanup }));
 
+    // ---- 9. A whole site as it was, the service (search-scale data set) in its own process
+    const asOf = await stage('asof: a site as of a moment', () => asOfBench({ quick, tmp, cleanup }));
+
     // ---- the report
     const rows: Row[] = [];
     const row = (r: Row) => rows.push(r);
@@ -620,6 +627,7 @@ async function main(): Promise<number> {
       }
     }
     if (search) rows.push(...searchRows(search));
+    if (asOf) rows.push(...asOfRows(asOf));
 
     if (size) {
       if (host?.bundleBytes !== undefined && host.bundleBytes !== size.benchBundleBytes) {

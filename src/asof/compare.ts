@@ -11,7 +11,7 @@
 import { digest } from '../revisions/store';
 import { naturalCompare } from '../revisions/folders';
 import { siteAsOf, AS_OF_CONCURRENCY, type AsOfFile, type AsOfReads, type AsOfResult } from './asOf';
-import { runPool } from './pool';
+import { breathe, runPool } from './pool';
 
 export interface CompareSide {
   siteId: string;
@@ -111,6 +111,8 @@ export async function compareSites(o: CompareOptions): Promise<CompareResult> {
   const verdict = new Map<ComparePair, boolean>();
   const unknown: ComparePair[] = [];
   for (const p of pairs) {
+    await breathe();
+    if (o.signal?.aborted) return ended({ ...result, cancelled: true }, progress, report);
     if (o.a.siteId === o.b.siteId && p.a.revision.id === p.b.revision.id) {
       verdict.set(p, true);
       continue;

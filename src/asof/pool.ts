@@ -21,11 +21,30 @@ export function isFileError(e: unknown): boolean {
   return e instanceof ApiError && (e.kind === 'service' || e.kind === 'invalid-reply' || e.kind === 'http');
 }
 
-export function abortError(): Error {
-  const e = new Error('Cancelled.');
-  e.name = 'AbortError';
-  return e;
-}
+/** How long the work may go on before it lets the thread do something else (ms). */
+export const SLICE_MS = 8;
+
+/**
+ * Awaited between steps: lets the event loop turn (setImmediate) once `SLICE_MS` have passed since
+ * it last did. Reads answered from memory resolve at once, and thousands of them in a row would
+ * otherwise hold the thread (promise callbacks run before any other event). One for the whole
+ * process, so that every run under way (both sides of a compare, their pools) stops at the same
+ * turn: a slicer each would let each run its own slice before the loop gets to its timers and I/O.
+ */
+export const breathe: () => Promise<void> | undefined = (() => {
+  let since = performance.now();
+  let turn: Promise<void> | undefined;
+  return () => {
+    if (turn || performance.now() - since < SLICE_MS) return turn;
+    return (turn = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        since = performance.now();
+        turn = undefined;
+        resolve();
+      }),
+    ));
+  };
+})();
 
 /** Runs `work` over `paths`; `onDone` after each (with or without success). See the header. */
 export async function runPool(
@@ -48,6 +67,8 @@ export async function runPool(
   o.signal?.addEventListener('abort', stop, { once: true });
   const worker = async () => {
     while (!ac.signal.aborted && next < paths.length) {
+      await breathe();
+      if (ac.signal.aborted || next >= paths.length) return;
       const path = paths[next++]!;
       try {
         await work(path, ac.signal);
