@@ -19,6 +19,7 @@ import type { BlameViewApi } from './blameView';
 import { registerBlameViewShell } from './blameView/shell';
 import type { HistoryFeatures } from './history/chunk';
 import { registerHistory } from './history/shell';
+import { registerSiteAsOf } from './siteAsOf/register';
 import type { CodeCacheLoad, CodeCacheReport } from './boot/codeCache';
 import { setChunkLoader } from './boot/chunks';
 import { saveWhenSettled } from './boot/save';
@@ -110,6 +111,7 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
   const started: { ready?: Promise<void> } = {};
   const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve(), cache, view });
   const history = registerHistory({ session, model, revisions, notifier, log }, context.subscriptions);
+  registerSiteAsOf({ session, model, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
   const blame = registerBlameViewShell({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
   /** Writes a file's code cache once `settled` and a little more have passed, and says so in the log. */

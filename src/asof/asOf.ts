@@ -135,7 +135,14 @@ export async function siteAsOf(o: AsOfOptions): Promise<AsOfResult> {
   const read = (signal: AbortSignal | undefined): ReadOptions => ({ ...(signal ? { signal } : {}), priority: 'background' });
   report();
   if (o.signal?.aborted) return finish(result, progress, true, report);
-  const listed = await o.reads.siteFiles(o.siteId, read(o.signal));
+  let listed: Awaited<ReturnType<AsOfReads['siteFiles']>>;
+  try {
+    listed = await o.reads.siteFiles(o.siteId, read(o.signal));
+  } catch (e) {
+    // Cancelled while the files were listed: the read says so with its own error.
+    if (o.signal?.aborted) return finish(result, progress, true, report);
+    throw e;
+  }
   if (o.signal?.aborted) return finish(result, progress, true, report);
   const scope = filesOfScope(
     listed.files.map((f) => f.path),

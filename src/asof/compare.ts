@@ -1,5 +1,6 @@
 // Pure (no `vscode`): two sites (say staging and production), or a folder of each, compared file
-// by file — by their newest revisions, or as of one moment (./asOf.ts on both sides).
+// by file — by their newest revisions, or as of a moment (./asOf.ts on each side; a side of its
+// own moment: one site as of then against its newest revisions).
 //
 // Files are matched by their display path relative to each side's folder, exactly (a site's
 // `a.php` and the other's `A.php` are two files). A pair is the same when it is the same revision
@@ -17,6 +18,8 @@ export interface CompareSide {
   siteId: string;
   /** A folder of the site (display key); absent or '': the whole site. */
   folder?: string;
+  /** As of this moment (epoch ms); absent: each file's newest revision. */
+  moment?: number;
 }
 
 export interface ComparePair {
@@ -34,7 +37,6 @@ export interface CompareProgress {
 }
 
 export interface CompareResult {
-  moment: number | undefined;
   a: AsOfResult;
   b: AsOfResult;
   /** Pairs whose contents differ, in natural order of their path. */
@@ -54,8 +56,6 @@ export interface CompareOptions {
   reads: AsOfReads;
   a: CompareSide;
   b: CompareSide;
-  /** Epoch ms; undefined: each file's newest revision. */
-  moment?: number;
   signal?: AbortSignal;
   concurrency?: number;
   onProgress?: (p: CompareProgress) => void;
@@ -70,7 +70,7 @@ export async function compareSites(o: CompareOptions): Promise<CompareResult> {
       reads: o.reads,
       siteId: o[which].siteId,
       ...(o[which].folder ? { folder: o[which].folder } : {}),
-      ...(o.moment !== undefined ? { moment: o.moment } : {}),
+      ...(o[which].moment !== undefined ? { moment: o[which].moment } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.concurrency ? { concurrency: o.concurrency } : {}),
       onProgress: (p) => {
@@ -82,7 +82,7 @@ export async function compareSites(o: CompareOptions): Promise<CompareResult> {
       },
     });
   const [a, b] = await Promise.all([side('a'), side('b')]);
-  const result: CompareResult = { moment: o.moment, a, b, differ: [], same: 0, onlyA: [], onlyB: [], failures: [...a.failures, ...b.failures], cancelled: a.cancelled || b.cancelled, contentReads: 0 };
+  const result: CompareResult = { a, b, differ: [], same: 0, onlyA: [], onlyB: [], failures: [...a.failures, ...b.failures], cancelled: a.cancelled || b.cancelled, contentReads: 0 };
   if (result.cancelled) return ended(result, progress, report);
 
   const inB = new Map<string, AsOfFile>();

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import * as apiErrors from '../api/errors';
 import * as apiTypes from '../api/types';
 import * as apiUserinfo from '../api/userinfo';
+import * as asof from '../asof';
 import * as blameLoad from '../blame/load';
 import * as config from '../config';
 import * as l10n from '../l10n';
@@ -42,6 +43,7 @@ export const HOST_MODULES: Record<string, unknown> = {
   'api/errors': apiErrors,
   'api/types': apiTypes,
   'api/userinfo': apiUserinfo,
+  asof,
   'blame/load': blameLoad,
   config,
   'history/names': historyNames,

@@ -34,4 +34,6 @@ export const TOOL_NAMES = {
   getRevision: 'siteRevisions_getRevision',
   searchHistory: 'siteRevisions_searchHistory',
   siteChanges: 'siteRevisions_siteChanges',
+  siteAsOf: 'siteRevisions_siteAsOf',
+  compareSites: 'siteRevisions_compareSites',
 } as const;

@@ -213,6 +213,20 @@ describe('site as of a moment, two sites compared, against the local service', f
     assert.deepEqual(service.requests().filter((q) => q.arrivedAt > cancelAt).map((q) => q.url), []);
   });
 
+  it('cancelled while the files are listed: it ends as cancelled (no error), and reads no list after', async () => {
+    const { store } = open();
+    service.configure({ latencyMs: 400 });
+    service.resetStats();
+    const ac = new AbortController();
+    const running = siteAsOf({ reads: store, siteId: marketing, moment: SEED_TIME, signal: ac.signal });
+    while (service.inFlight() < 1) await new Promise((r) => setTimeout(r, 5));
+    ac.abort();
+    const r = await running;
+    assert.deepEqual([r.cancelled, r.files.length], [true, 0]);
+    while (service.inFlight() > 0) await new Promise((res) => setTimeout(res, 10));
+    assert.deepEqual(service.requests().map((q) => q.operation), ['getRevisionFiles']);
+  });
+
   it('two sites, each a folder: matched relative to the folders; identical pairs by their digests; the second compare reads no content', async () => {
     const { store } = open();
     const run = () => compareSites({ reads: store, a: { siteId: marketing, folder: 'campaigns' }, b: { siteId: landing, folder: 'site/campaigns' } });
@@ -233,7 +247,8 @@ describe('site as of a moment, two sites compared, against the local service', f
   it('two sites as of a moment: a file not there yet on one side is on the other side only', async () => {
     const { store } = open();
     // Before the landing pages' revisions (an hour before the seed) and after Marketing Drive's launch.md began (3 days).
-    const r = await compareSites({ reads: store, a: { siteId: marketing, folder: 'campaigns' }, b: { siteId: landing, folder: 'site/campaigns' }, moment: SEED_TIME - 2 * DAY });
+    const moment = SEED_TIME - 2 * DAY;
+    const r = await compareSites({ reads: store, a: { siteId: marketing, folder: 'campaigns', moment }, b: { siteId: landing, folder: 'site/campaigns', moment } });
     assert.deepEqual([r.differ.length, r.same, r.onlyB.length], [0, 0, 0]);
     assert.deepEqual(r.onlyA.map((f) => f.rel), ['autumn/notes.txt', 'autumn/teaser.html', 'spring/index.html', 'spring/styles.css', 'summer/launch.md']);
     assert.equal(r.b.notYet.length, 4);
