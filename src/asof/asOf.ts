@@ -156,15 +156,7 @@ export async function siteAsOf(o: AsOfOptions): Promise<AsOfResult> {
   const picked = new Map<string, AsOfFile | NotYetFile | null>();
   const summary = await runPool(
     scope.map((f) => f.path),
-    {
-      concurrency: o.concurrency ?? AS_OF_CONCURRENCY,
-      signal: o.signal,
-      onDone: (done, failed) => {
-        progress.done = done;
-        progress.failed = failed;
-        report();
-      },
-    },
+    { concurrency: o.concurrency ?? AS_OF_CONCURRENCY, signal: o.signal, progress, report },
     async (path, signal) => {
       const list = await o.reads.revisions(o.siteId, path, read(signal));
       const p = pickAsOf(list.items, o.moment);

@@ -139,15 +139,7 @@ export async function compareSites(o: CompareOptions): Promise<CompareResult> {
   };
   const summary = await runPool(
     unknown.map((p) => p.rel),
-    {
-      concurrency: o.concurrency ?? AS_OF_CONCURRENCY,
-      signal: o.signal,
-      onDone: (done, failed) => {
-        progress.done = done;
-        progress.failed = failed;
-        report();
-      },
-    },
+    { concurrency: o.concurrency ?? AS_OF_CONCURRENCY, signal: o.signal, progress, report },
     async (rel, signal) => {
       const p = byRel.get(rel)!;
       const da = await readDigest(o.a.siteId, p.a, signal);

@@ -46,10 +46,10 @@ export const breathe: () => Promise<void> | undefined = (() => {
   };
 })();
 
-/** Runs `work` over `paths`; `onDone` after each (with or without success). See the header. */
+/** Runs `work` over `paths`; after each (with or without success) `progress` counts it and `report` says so. See the header. */
 export async function runPool(
   paths: readonly string[],
-  o: { concurrency: number; signal?: AbortSignal | undefined; onDone?: (done: number, failed: number) => void },
+  o: { concurrency: number; signal?: AbortSignal | undefined; progress: { done: number; failed: number }; report: () => void },
   work: (path: string, signal: AbortSignal) => Promise<void>,
 ): Promise<PoolSummary> {
   const ac = new AbortController();
@@ -82,8 +82,9 @@ export async function runPool(
         failures.push({ path, error: e });
       }
       if (ac.signal.aborted) return;
-      done++;
-      o.onDone?.(done, failures.length);
+      o.progress.done = ++done;
+      o.progress.failed = failures.length;
+      o.report();
     }
   };
   try {

@@ -3,13 +3,12 @@
 // (src/asof/export.ts) writes nothing outside the chosen folder and nothing at all when the export
 // is cancelled or fails; a path it refuses is said, and left out.
 import * as vscode from 'vscode';
-import { siteAsOf } from '../asof';
 import { ExportPathError, exportSegments, folderState, folderWriter, zipWriter } from '../asof/export';
 import { translate } from '../l10n';
 import { inform, message, plain, showWarning } from '../ui/messages';
 import { displayText } from '../util/text';
 import type { SiteAsOfDeps } from './index';
-import { withRunProgress } from './work';
+import { readAsOf, withRunProgress } from './work';
 import { AS_OF_VIEW, scopeText, type AsOfRun } from './views';
 
 /** What "Export…" can be given instead of asking (tests, scripts). */
@@ -68,25 +67,17 @@ export async function exportAsOf(run: AsOfRun, abort: AbortController, deps: Sit
   };
   try {
     const r = await withRunProgress(AS_OF_VIEW, vscode.l10n.t('Exporting {0} as of {1}', scopeText(run.scope), run.moment.label), abort, (report) =>
-      siteAsOf({
-        reads: deps.revisions.store,
-        siteId: run.scope.site.id,
-        ...(run.scope.folder ? { folder: run.scope.folder } : {}),
-        moment: run.moment.time,
-        signal: abort.signal,
-        onProgress: report,
-        contents: {
-          want: (f) => {
-            try {
-              exportSegments(f.path, translate);
-              return true;
-            } catch (e) {
-              refuse(f.path, e);
-              return false;
-            }
-          },
-          take: (f, bytes) => writer.add(f.path, bytes, f.revision.time).catch((e: unknown) => refuse(f.path, e)),
+      readAsOf(run, deps.revisions.store, abort.signal, report, {
+        want: (f) => {
+          try {
+            exportSegments(f.path, translate);
+            return true;
+          } catch (e) {
+            refuse(f.path, e);
+            return false;
+          }
         },
+        take: (f, bytes) => writer.add(f.path, bytes, f.revision.time).catch((e: unknown) => refuse(f.path, e)),
       }),
     );
     if (r.cancelled || abort.signal.aborted) {

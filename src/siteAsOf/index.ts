@@ -10,7 +10,7 @@ import type { Site } from '../api/types';
 import { isApiError } from '../api/errors';
 import { withoutUserinfo } from '../api/userinfo';
 import type { Session } from '../auth/session';
-import { compareSites, momentText, siteAsOf, type AsOfFile, type AsOfProgress, type CompareProgress } from '../asof';
+import { compareSites, momentText, type AsOfFile, type AsOfProgress, type CompareProgress } from '../asof';
 import type { Log } from '../log';
 import { accountKey, type RevisionsApi } from '../revisions';
 import { FolderMapping } from '../revisions/mapping';
@@ -22,7 +22,7 @@ import { setContext } from '../ui/context';
 import { inform, message, plain } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
 import { background } from '../util/background';
-import { openDiffs, sameBytes, withRunProgress, workingBytes, type DiffOutcome, type DiffResources } from './work';
+import { openDiffs, readAsOf, sameBytes, withRunProgress, workingBytes, type DiffOutcome, type DiffResources } from './work';
 import { displayText } from '../util/text';
 import { exportAsOf, type ExportRequest } from './export';
 import { askMoment, momentOf, type ChosenMoment } from './moment';
@@ -134,7 +134,7 @@ export function activateSiteAsOf(deps: SiteAsOfDeps, subscriptions: vscode.Dispo
       asOfView,
       run,
       vscode.l10n.t('Reading {0} as of {1}', scopeText(scope), moment.label),
-      (onProgress) => siteAsOf({ reads: store, siteId: scope.site.id, ...(scope.folder ? { folder: scope.folder } : {}), moment: moment.time, signal: run.abort.signal, onProgress }),
+      (onProgress) => readAsOf(run, store, run.abort.signal, onProgress),
       (result) => {
         run.result = result;
         log.info(`Site as it was: ${result.files.length} files as of ${momentText(moment.time, true)} UTC, ${result.notYet.length} not yet, ${result.failures.length} could not be read${result.cancelled ? ' (cancelled)' : ''}`);
@@ -181,23 +181,15 @@ export function activateSiteAsOf(deps: SiteAsOfDeps, subscriptions: vscode.Dispo
     };
     const cancelled = await busyWith((abort) =>
       withRunProgress(AS_OF_VIEW, vscode.l10n.t('Comparing {0} as of {1} with the working files', scopeText(run.scope), run.moment.label), abort, async (report) => {
-        const r = await siteAsOf({
-          reads: store,
-          siteId: site.id,
-          ...(run.scope.folder ? { folder: run.scope.folder } : {}),
-          moment: run.moment.time,
-          signal: abort.signal,
-          onProgress: report,
-          contents: {
-            want: (f) => target(f.path) !== undefined,
-            take: async (f, bytes) => {
-              const uri = FolderMapping.resolveWorkingFile(folder, f.path);
-              if (!uri.ok) return;
-              const working = await workingBytes(uri.uri);
-              const rev = revisions.revisionDocumentUri(refOf(site, f.path, f.revision));
-              if (!working) resources.push([uri.uri, rev, undefined]);
-              else if (!sameBytes(working, bytes)) resources.push([uri.uri, rev, uri.uri]);
-            },
+        const r = await readAsOf(run, store, abort.signal, report, {
+          want: (f) => target(f.path) !== undefined,
+          take: async (f, bytes) => {
+            const uri = FolderMapping.resolveWorkingFile(folder, f.path);
+            if (!uri.ok) return;
+            const working = await workingBytes(uri.uri);
+            const rev = revisions.revisionDocumentUri(refOf(site, f.path, f.revision));
+            if (!working) resources.push([uri.uri, rev, undefined]);
+            else if (!sameBytes(working, bytes)) resources.push([uri.uri, rev, uri.uri]);
           },
         });
         for (const f of r.notYet) {

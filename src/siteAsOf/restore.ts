@@ -8,13 +8,13 @@
 // As Restore Checked does (src/searchView/restore.ts), existence is looked at again after the
 // confirmation, and a file that appeared or went meanwhile asks again; nothing is saved.
 import * as vscode from 'vscode';
-import { siteAsOf, type AsOfFile, type NotYetFile } from '../asof';
+import type { AsOfFile, NotYetFile } from '../asof';
 import { FolderMapping } from '../revisions/mapping';
 import { addRestoreEdit, statOf } from '../revisions/workingFile';
 import { inform, message, plain } from '../ui/messages';
 import { displayText } from '../util/text';
 import type { SiteAsOfDeps } from './index';
-import { sameBytes, withRunProgress, workingBytes } from './work';
+import { readAsOf, sameBytes, withRunProgress, workingBytes } from './work';
 import { AS_OF_VIEW, scopeText, type AsOfRun } from './views';
 
 export interface AsOfRestoreOutcome {
@@ -66,23 +66,15 @@ export async function restoreAsOf(run: AsOfRun, abort: AbortController, deps: Si
   const planned: Planned[] = [];
   const gone: Gone[] = [];
   const r = await withRunProgress(AS_OF_VIEW, vscode.l10n.t('Reading {0} as of {1} to restore it', scopeText(run.scope), run.moment.label), abort, async (report) => {
-    const result = await siteAsOf({
-      reads: revisions.store,
-      siteId: site.id,
-      ...(run.scope.folder ? { folder: run.scope.folder } : {}),
-      moment: run.moment.time,
-      signal: abort.signal,
-      onProgress: report,
-      contents: {
-        want: (f) => target(f.path) !== undefined,
-        take: async (f, bytes) => {
-          const uri = target(f.path)!;
-          const kind = await isFile(uri);
-          if (kind === 'folder') return void outcome.refused.push({ path: f.path, reason: vscode.l10n.t('{0} is a folder, not a file.', shown(uri)) });
-          const working = kind ? await workingBytes(uri) : undefined;
-          if (working && sameBytes(working, bytes)) outcome.unchanged++;
-          else planned.push({ file: f, uri, exists: kind === true, text: decoder.decode(bytes) });
-        },
+    const result = await readAsOf(run, revisions.store, abort.signal, report, {
+      want: (f) => target(f.path) !== undefined,
+      take: async (f, bytes) => {
+        const uri = target(f.path)!;
+        const kind = await isFile(uri);
+        if (kind === 'folder') return void outcome.refused.push({ path: f.path, reason: vscode.l10n.t('{0} is a folder, not a file.', shown(uri)) });
+        const working = kind ? await workingBytes(uri) : undefined;
+        if (working && sameBytes(working, bytes)) outcome.unchanged++;
+        else planned.push({ file: f, uri, exists: kind === true, text: decoder.decode(bytes) });
       },
     });
     for (const f of result.notYet) {

@@ -1,8 +1,14 @@
 // What the commands of the feature share: the progress of a run (its view and a notification
 // with Cancel), one multi-file diff editor, and a working file's bytes.
 import * as vscode from 'vscode';
+import { siteAsOf, type AsOfProgress, type AsOfReads, type AsOfResult, type ContentSink } from '../asof';
 import { background } from '../util/background';
-import { progressText, type Run } from './views';
+import { progressText, type AsOfRun, type Run } from './views';
+
+/** The site (or folder) of a run as of its moment, read again (from the caches the run filled), its contents handed to `contents`. */
+export function readAsOf(run: Pick<AsOfRun, 'scope' | 'moment'>, reads: AsOfReads, signal: AbortSignal, onProgress: (p: AsOfProgress) => void, contents?: ContentSink): Promise<AsOfResult> {
+  return siteAsOf({ reads, siteId: run.scope.site.id, ...(run.scope.folder ? { folder: run.scope.folder } : {}), moment: run.moment.time, signal, onProgress, ...(contents ? { contents } : {}) });
+}
 
 /** A multi-file diff: [label, left, right] per file (a side undefined: added or removed). */
 export type DiffResources = [label: vscode.Uri, left: vscode.Uri | undefined, right: vscode.Uri | undefined][];

@@ -24,8 +24,8 @@ import { DEMO } from '../server/demo';
 import { SEARCH_DEMO } from '../server/seed-search';
 import { zipEntries, zipRead } from '../host/zip';
 import { screen, screenOrSkip, type Screen } from './screen';
-import { control, signInDemo, stubWindow } from './support';
-import { ext, testService, waitFor, workspaceFolder } from './util';
+import { control, reseededAndSignedIn, signInDemo, stubWindow } from './support';
+import { waitFor, workspaceFolder } from './util';
 
 const DAY = 86_400_000;
 
@@ -87,11 +87,7 @@ describe('A whole site as it was', function () {
   };
 
   before(async () => {
-    url = (await testService()).url;
-    api = await ext<ExtensionApi>();
-    await api.ready;
-    await control(url, 'reseed');
-    await signInDemo(url);
+    ({ url, api } = await reseededAndSignedIn());
     api.model.refresh();
     const sites = await api.model.all();
     marketing = sites.find((s) => s.name === SEARCH_DEMO.siteName)!;

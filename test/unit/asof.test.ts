@@ -254,6 +254,18 @@ describe('site as of a moment, two sites compared, against the local service', f
     assert.equal(r.b.notYet.length, 4);
   });
 
+  it('one site as of a moment against its newest revisions: the files changed since, those new since; the same revision costs no content', async () => {
+    const { store } = open();
+    const moment = SEED_TIME - 10 * DAY;
+    const r = await compareSites({ reads: store, a: { siteId: marketing, moment }, b: { siteId: marketing } });
+    // By the seed, each of the four files then has a later revision with another text.
+    assert.deepEqual(r.differ.map((p) => p.rel), ['campaigns/autumn/teaser.html', 'campaigns/spring/index.html', 'campaigns/spring/styles.css', 'index.html']);
+    assert.deepEqual(r.onlyB.map((f) => f.rel), ['campaigns/autumn/notes.txt', 'campaigns/summer/launch.md']);
+    assert.deepEqual([r.onlyA.length, r.same], [0, 0]);
+    const now = await compareSites({ reads: open().store, a: { siteId: marketing, moment: SEED_TIME }, b: { siteId: marketing } });
+    assert.deepEqual([now.same, now.differ.length, now.contentReads], [6, 0, 0], 'as of now: the newest revisions themselves');
+  });
+
   it('exports the site as of a moment into a folder: the files are the revisions’ bytes, at the site’s own paths', async () => {
     const { store } = open();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-asof-export-'));
