@@ -244,6 +244,21 @@ describe('site as of a moment, two sites compared, against the local service', f
     assert.equal(contentRequests(), 0, 'every digest was known');
   });
 
+  it('after a restart, the digests come from the disk store’s index: the compare reads no content', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-asof-digests-'));
+    cleanup.push(() => fs.rmSync(root, { recursive: true, force: true }));
+    const disk = new DiskStore(root, { maxBytes: 64 * 1024 * 1024 });
+    cleanup.push(() => disk.dispose());
+    const run = (store: RevisionStore) => compareSites({ reads: store, a: { siteId: marketing, folder: 'campaigns' }, b: { siteId: landing, folder: 'site/campaigns' } });
+    const first = await run(open({ disk }).store);
+    assert.equal(first.contentReads, 6);
+    service.resetStats();
+    const fresh = open({ disk }).store;
+    const again = await run(fresh);
+    assert.deepEqual([again.differ.map((p) => p.rel), again.same, again.contentReads, fresh.requests.content + fresh.requests.fromDisk], [['spring/styles.css'], 2, 0, 0]);
+    assert.equal(contentRequests(), 0);
+  });
+
   it('two sites as of a moment: a file not there yet on one side is on the other side only', async () => {
     const { store } = open();
     // Before the landing pages' revisions (an hour before the seed) and after Marketing Drive's launch.md began (3 days).
