@@ -22,12 +22,12 @@ import { setContext } from '../ui/context';
 import { inform, message, plain } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
 import { background } from '../util/background';
-import { openDiffs, readAsOf, sameBytes, withRunProgress, workingBytes, type DiffOutcome, type DiffResources } from './work';
 import { displayText } from '../util/text';
 import { exportAsOf, type ExportRequest } from './export';
 import { askMoment, momentOf, type ChosenMoment } from './moment';
 import type { SiteAsOfCommand } from './register';
 import { restoreAsOf } from './restore';
+import { openDiffs, readAsOf, sameBytes, withRunProgress, workingBytes, type DiffOutcome, type DiffResources } from './work';
 import { AS_OF_VIEW, AsOfView, COMPARE_VIEW, CompareView, pairUris, refOf, scopeText, type AsOfRun, type AsOfScope, type CompareRun, type Run, type RunView } from './views';
 
 export interface SiteAsOfDeps {
@@ -171,25 +171,27 @@ export function activateSiteAsOf(deps: SiteAsOfDeps, subscriptions: vscode.Dispo
     if (!folder) return { how: 'none', resources: [] };
     const resources: DiffResources = [];
     let refused = 0;
+    const targets = new Map<string, vscode.Uri | undefined>();
     const target = (path: string) => {
+      if (targets.has(path)) return targets.get(path);
       const w = FolderMapping.resolveWorkingFile(folder, path);
       if (!w.ok) {
         refused++;
         log.warn(`Site as it was ↔ working files: ${w.reason}`);
       }
-      return w.ok ? w.uri : undefined;
+      targets.set(path, w.ok ? w.uri : undefined);
+      return targets.get(path);
     };
     const cancelled = await busyWith((abort) =>
       withRunProgress(AS_OF_VIEW, vscode.l10n.t('Comparing {0} as of {1} with the working files', scopeText(run.scope), run.moment.label), abort, async (report) => {
         const r = await readAsOf(run, store, abort.signal, report, {
           want: (f) => target(f.path) !== undefined,
           take: async (f, bytes) => {
-            const uri = FolderMapping.resolveWorkingFile(folder, f.path);
-            if (!uri.ok) return;
-            const working = await workingBytes(uri.uri);
+            const uri = target(f.path)!;
+            const working = await workingBytes(uri);
             const rev = revisions.revisionDocumentUri(refOf(site, f.path, f.revision));
-            if (!working) resources.push([uri.uri, rev, undefined]);
-            else if (!sameBytes(working, bytes)) resources.push([uri.uri, rev, uri.uri]);
+            if (!working) resources.push([uri, rev, undefined]);
+            else if (!sameBytes(working, bytes)) resources.push([uri, rev, uri]);
           },
         });
         for (const f of r.notYet) {

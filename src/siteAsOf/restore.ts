@@ -56,10 +56,13 @@ export async function restoreAsOf(run: AsOfRun, abort: AbortController, deps: Si
   const outcome: AsOfRestoreOutcome = { replaced: [], created: [], deleted: [], unchanged: 0, refused: [], cancelled: false };
   const folder = await revisions.folders.ensure(site, vscode.l10n.t('Choose the local folder of “{0}” to restore it into.', displayText(site.name)));
   if (!folder) return { ...outcome, cancelled: true };
+  const targets = new Map<string, vscode.Uri | undefined>();
   const target = (path: string): vscode.Uri | undefined => {
+    if (targets.has(path)) return targets.get(path);
     const w = FolderMapping.resolveRestoreTarget(folder, path);
+    targets.set(path, w.ok ? w.uri : undefined);
     if (w.ok) return w.uri;
-    if (!outcome.refused.some((r) => r.path === path)) outcome.refused.push({ path, reason: w.reason });
+    outcome.refused.push({ path, reason: w.reason });
     log.warn(`Restore as it was refused a revision path: ${w.reason}`);
     return undefined;
   };
