@@ -25,17 +25,6 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false, checkThenables: true }] },
   },
   {
-    // The entry point loads before everything else: `import x = require()` becomes a plain
-    // require() in the bundle, where `import * as x` of a Node built-in in an entry module becomes
-    // a copy of all its exports (esbuild's __toESM: about 1 ms for these six, measured).
-    files: ['src/boot/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true }],
-      // It runs before the extension and is unit-tested in plain Node.
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/boot loads the extension in plain Node: it must not depend on vscode.' }] }],
-    },
-  },
-  {
     files: ['src/api/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api must not depend on vscode.' }] }] },
   },

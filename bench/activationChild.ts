@@ -1,9 +1,8 @@
 // One sample of the activation figure, in a fresh Node process:
-//   node out/bench/activationChild.js ENTRY [--preload net,tls,crypto] [--storage DIR [--wait-cache]]
-// ENTRY is the manifest's "main" (dist/boot.js, which loads dist/extension.js through V8's code
-// cache kept in the global storage folder DIR: src/boot/), or the bundle itself.
-// Loads the production bundle with a minimal fake `vscode` module (bench/fakeVscode.ts,
-// injected through Module._resolveFilename + require.cache for this process only), runs
+//   node out/bench/activationChild.js ENTRY [--preload net,tls,crypto]
+// ENTRY is the manifest's "main" (dist/extension.mjs, which imports its chunks).
+// Imports the production build with a minimal fake `vscode` module (bench/fakeVscode.ts, a module
+// of named exports as the host gives an extension, resolved by a module hook of this process), runs
 // activate() as a returning user (an account and its password in the fake secret storage), and
 // waits for the asynchronous part of activation (restoring the session). Then checks that no
 // socket was opened, no DNS lookup was made and undici was not evaluated.
@@ -13,7 +12,7 @@
 // is evaluated; accessors on both symbols record any access. The sample then makes one request
 // through the activated extension's client (to a closed port, aborted) to prove that both
 // detectors do fire when undici loads and a connection is attempted, and to time what loading
-// undici adds to the first request (through V8's code cache too when ENTRY is dist/boot.js).
+// undici adds to the first request (its chunk is imported and compiled then).
 //
 // --preload loads those built-in modules before the clock starts: the extension host has them
 // loaded before any extension activates (the bench suite in the host checks it), a fresh Node
@@ -22,24 +21,20 @@
 // Prints one JSON line on stdout.
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { createFakeVscode, fakeContext } from './fakeVscode';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const Module = require('node:module') as {
-  _resolveFilename: (request: string, parent: unknown, ...rest: unknown[]) => string;
-  _load: (request: string, parent: unknown, isMain: boolean) => unknown;
-  new (id: string, parent?: unknown): { filename: string; loaded: boolean; exports: unknown };
+  registerHooks(hooks: { resolve(specifier: string, context: unknown, next: (s: string, c: unknown) => unknown): unknown }): unknown;
   builtinModules: string[];
 };
 
-const bundle = path.resolve(process.argv[2] ?? path.join(__dirname, '..', '..', 'dist', 'boot.js'));
+const bundle = path.resolve(process.argv[2] ?? path.join(__dirname, '..', '..', 'dist', 'extension.mjs'));
 const preloadArg = process.argv.indexOf('--preload');
-const storageArg = process.argv.indexOf('--storage');
-const storage = storageArg > 0 ? path.resolve(process.argv[storageArg + 1]) : undefined;
-/** Waits, after activation, until the extension has written its code cache (src/boot/save.ts). */
-const waitCache = process.argv.includes('--wait-cache');
 const preload = preloadArg > 0 ? (process.argv[preloadArg + 1] ?? '').split(',').filter(Boolean) : [];
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 for (const m of preload) require(`node:${m}`);
@@ -79,28 +74,25 @@ dns.lookup = (...args: unknown[]) => {
   lookups++;
   return lookup(...args);
 };
-/** Built-in modules the bundle requires while it loads and activates. */
+/** Built-in modules the build imports (or requires) while it loads and activates. */
 const builtins = new Set<string>();
-const load = Module._load;
 let tracking = false;
-Module._load = function (request: string, parent: unknown, isMain: boolean) {
-  if (tracking && (request.startsWith('node:') || Module.builtinModules.includes(request))) builtins.add(request.replace(/^node:/, ''));
-  return load.call(this, request, parent, isMain);
-};
 
-// ---- the fake vscode module, for this process only
+// ---- the fake vscode module, for this process only: named exports read from the fake API
 const fake = createFakeVscode();
-const FAKE_PATH = path.join(__dirname, '__fake_vscode__.js');
-const resolve = Module._resolveFilename;
-Module._resolveFilename = function (request: string, parent: unknown, ...rest: unknown[]) {
-  if (request === 'vscode') return FAKE_PATH;
-  return resolve.call(this, request, parent, ...rest);
-};
-const fakeModule = new Module(FAKE_PATH);
-fakeModule.filename = FAKE_PATH;
-fakeModule.loaded = true;
-fakeModule.exports = fake.api;
-require.cache[FAKE_PATH] = fakeModule as unknown as NodeJS.Module;
+const FAKE = Symbol.for('siteRevisions.bench.fakeVscode');
+(globalThis as Record<symbol, unknown>)[FAKE] = fake.api;
+const fakeFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sr-fake-vscode-')), 'vscode.mjs');
+const names = Object.keys(fake.api).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default');
+fs.writeFileSync(fakeFile, [`const api = globalThis[Symbol.for(${JSON.stringify(FAKE.description)})];`, ...names.map((k) => `export const ${k} = api[${JSON.stringify(k)}];`)].join('\n'));
+const fakeUrl = pathToFileURL(fakeFile).href;
+Module.registerHooks({
+  resolve(specifier, context, next) {
+    if (specifier === 'vscode') return { url: fakeUrl, shortCircuit: true };
+    if (tracking && (specifier.startsWith('node:') || Module.builtinModules.includes(specifier))) builtins.add(specifier.replace(/^node:/, ''));
+    return next(specifier, context);
+  },
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -121,14 +113,15 @@ async function main(): Promise<void> {
     email,
     password: 'bench-password',
     secretKey: `siteRevisions:${new URL(serviceUrl).origin}:${email}:password`,
-  }, storage);
+  });
   const bytes = fs.statSync(bundle).size;
+  // The module hooks' own first use is not the extension's: the fake is imported before the clock starts.
+  await import(fakeUrl);
 
   tracking = true;
   const t0 = performance.now();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const ext = require(bundle) as {
-    activate(c: unknown): { ready: Promise<void>; session: { state: string; client: { getSites(o: { signal: AbortSignal }): Promise<unknown> } }; codeCache?: { state: string; ms: number; bytes: number } };
+  const ext = (await import(pathToFileURL(bundle).href)) as {
+    activate(c: unknown): { ready: Promise<void>; session: { state: string; client: { getSites(o: { signal: AbortSignal }): Promise<unknown> } } };
   };
   const t1 = performance.now();
   const api = ext.activate(ctx);
@@ -158,20 +151,6 @@ async function main(): Promise<void> {
   const firstRequestMs = firstConnectAt !== undefined ? firstConnectAt - t4 : undefined;
   const controlResult = { undiciEvaluated: undiciTouched > 0, sockets: sockets - socketsAtCall };
 
-  // With the loader (dist/boot.js): wait until the extension has written the code caches of the
-  // bundle (after the session is restored) and of undici (after its first request).
-  let cacheWritten: { bytes: number; undiciBytes: number; afterReadyMs: number } | undefined;
-  if (waitCache && storage) {
-    const dir = path.join(storage, 'code-cache');
-    const deadline = Date.now() + 15_000;
-    const find = (prefix: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.startsWith(prefix) && f.endsWith('.v8cache')) : undefined);
-    while ((!find('extension-') || !find('undici-')) && Date.now() < deadline) await sleep(20);
-    const bundleCache = find('extension-');
-    const undiciCache = find('undici-');
-    if (!bundleCache || !undiciCache) throw new Error(`the code caches were not written in ${dir}: ${fs.existsSync(dir) ? fs.readdirSync(dir).join(', ') : 'no folder'}`);
-    cacheWritten = { bytes: fs.statSync(path.join(dir, bundleCache)).size, undiciBytes: fs.statSync(path.join(dir, undiciCache)).size, afterReadyMs: performance.now() - t3 };
-  }
-
   const result: Record<string, unknown> = {
     bundleBytes: bytes,
     loadMs: t1 - t0,
@@ -179,8 +158,6 @@ async function main(): Promise<void> {
     totalMs: t2 - t0,
     readyMs: t3 - t2,
     sessionState: api.session.state,
-    codeCache: api.codeCache,
-    cacheWritten,
     firstRequestMs,
     commands: fake.commands.size,
     sockets: activationSockets,

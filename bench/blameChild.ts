@@ -1,7 +1,7 @@
 // One sample of the revision-blame figures, in a fresh Node process (the first call of a process
 // is the figure: the editor blames a file once when blame is turned on, then re-attributes):
 //
-//   node out/bench/blameChild.js [default | CANDIDATE]
+//   node out/bench/blameChild.js [default | sliced | CANDIDATE]
 //
 // The workload (WORKLOAD below, test/unit/helpers/blameHistory.ts): a 5,000-line code-like file
 // with 50 revisions, each changing about 3 % of the lines (edits in place, insertions,
@@ -9,6 +9,8 @@
 //   default    the blame as the extension runs it (src/blame, loaded through loadBlame()):
 //              the whole history; re-attribution after a one-line edit; one newer revision
 //              taken in with extend();
+//   sliced     the history built as Toggle Revision Blame builds it (BlameHistory.build: the
+//              thread given back between revisions), with the event loop's delay sampled;
 //   CANDIDATE  a package of bench/diffCandidates.ts under the same blame code, and the package
 //              alone on the whole files (no reductions): time and lines kept (a minimal diff
 //              keeps the most).
@@ -18,6 +20,7 @@ import { loadBlame } from '../src/blame/load';
 import type { LineDiff } from '../src/blame/diff';
 import { generateHistory, replaceLine } from '../test/unit/helpers/blameHistory';
 import { CANDIDATES } from './diffCandidates';
+import { sampleLoopDelay, type LoopDelay } from './lib';
 
 const WORKLOAD = { lines: 5000, revisions: 50, changeFraction: 0.03, seed: 14 };
 const WARM_RUNS = 3;
@@ -56,10 +59,34 @@ function time<T>(fn: () => T): { ms: number; value: T } {
   return { ms: performance.now() - t0, value };
 }
 
+export interface SlicedBlameSample {
+  lines: number;
+  revisions: number;
+  /** BlameHistory.build (what the extension runs), first call of the process: from the call to the history. */
+  ms: number;
+  loop: LoopDelay;
+}
+
+/** The blame as Toggle Revision Blame builds it (in slices), the first of a process, with the event loop sampled meanwhile. */
+async function sliced(texts: string[]): Promise<SlicedBlameSample> {
+  const blame = await loadBlame();
+  const loop = sampleLoopDelay();
+  const t0 = performance.now();
+  const history = await blame.BlameHistory.build(texts);
+  const ms = performance.now() - t0;
+  const delay = loop.stop();
+  if (history.newest().revisions.join() !== blame.BlameHistory.of(texts).newest().revisions.join()) throw new Error('build gave another attribution than of');
+  return { lines: WORKLOAD.lines, revisions: WORKLOAD.revisions, ms, loop: delay };
+}
+
 async function main(): Promise<void> {
   const name = process.argv[2] ?? 'default';
   const g = generateHistory(WORKLOAD);
   const texts = g.revisions;
+  if (name === 'sliced') {
+    process.stdout.write(JSON.stringify(await sliced(texts)) + '\n');
+    return;
+  }
 
   const t0 = performance.now();
   const blame = await loadBlame();

@@ -1,5 +1,5 @@
 // A minimal stand-in for the `vscode` module, only for timing the bundle's load and activate()
-// in plain Node (bench/activationChild.ts). Whatever activation touches exists and does nothing:
+// in plain Node (bench/activationChild.ts, test/unit/bundle.test.ts). Whatever activation touches exists and does nothing:
 // commands register into nothing, settings return their defaults, events never fire. The
 // values activation reads (settings, stored account, secrets) are real, so the code takes the
 // same paths as in VS Code. Never used by the extension or the tests.
@@ -10,9 +10,8 @@ import * as path from 'node:path';
 type AnyFn = (...args: unknown[]) => unknown;
 
 /**
- * The names `vscode` exports, from @types/vscode. The bundle imports the module with
- * esbuild's __toESM, which copies the names present when it is required: every name must
- * exist up front.
+ * The names `vscode` exports, from @types/vscode. The build imports them as an ES module's named
+ * exports (as the host gives them to an extension): every name must exist up front.
  */
 function vscodeApiNames(): string[] {
   try {
@@ -237,7 +236,7 @@ export function createFakeVscode(): FakeVscode {
     env: { appName: 'Fake', language: 'en', machineId: 'bench', uriScheme: 'vscode', clipboard: anything('clipboard'), openExternal: () => Promise.resolve(true) },
   };
   // Everything else `vscode` exports (classes such as TreeItem, ThemeIcon, MarkdownString…): a
-  // stand-in. The module is a plain object, as in VS Code: the bundle copies its properties.
+  // stand-in. The build imports each as a named export of the module.
   for (const name of vscodeApiNames()) if (!(name in api)) api[name] = anything(name);
   return { api, commands, executed };
 }

@@ -2,6 +2,7 @@
 // for the table or the one JSON object), and child processes that are always waited for.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /** The repository root (this file runs from out/bench/). */
 export const repoRoot = path.resolve(__dirname, '..', '..');
@@ -128,4 +129,67 @@ export function lastJson<T>(stdout: string): T {
     if (t.startsWith('{')) return JSON.parse(t) as T;
   }
   throw new Error(`no JSON result in the output:\n${stdout.slice(-2000)}`);
+}
+
+/** The event loop's delay over a stretch of work (perf_hooks.monitorEventLoopDelay, 1 ms resolution), in ms. */
+export interface LoopDelay {
+  maxMs: number;
+  p99Ms: number;
+  meanMs: number;
+  /** Ticks of the monitor's timer (its samples). */
+  samples: number;
+  /**
+   * The most CPU time this thread spent between two ticks of a 1 ms timer (process.threadCpuUsage,
+   * Node ≥ 23.9): the longest stretch of this process's own work that held the loop. A delay much
+   * longer than it is time the thread waited for a core (a loaded machine), not work it did.
+   */
+  heldMs?: number;
+}
+
+/** Targets of the event-loop rows (issue "Trust", point 1): what the host's thread may be held for. */
+export const LOOP_TARGETS = { maxMs: 50, p99Ms: 20, hostileEndMs: 1000 };
+
+/** Starts sampling this thread's event-loop delay; `stop()` ends it and gives the figures. */
+export function sampleLoopDelay(): { stop(): LoopDelay } {
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
+  const cpu = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.bind(process);
+  let heldUs = 0;
+  let last = cpu?.();
+  const ticker = cpu
+    ? setInterval(() => {
+        const now = cpu();
+        heldUs = Math.max(heldUs, now.user + now.system - (last!.user + last!.system));
+        last = now;
+      }, 1)
+    : undefined;
+  return {
+    stop() {
+      h.disable();
+      if (ticker) clearInterval(ticker);
+      return { maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, meanMs: h.mean / 1e6, samples: h.count, ...(cpu ? { heldMs: heldUs / 1000 } : {}) };
+    },
+  };
+}
+
+/** A LoopDelay as a table shows it. */
+export function loopText(l: LoopDelay): string {
+  return `max ${l.maxMs.toFixed(1)} ms, p99 ${l.p99Ms.toFixed(1)} ms${l.heldMs !== undefined ? `, own work held it ≤ ${l.heldMs.toFixed(1)} ms` : ''}`;
+}
+
+/** Whether a LoopDelay meets LOOP_TARGETS. */
+export function loopOk(l: LoopDelay): boolean {
+  return l.maxMs <= LOOP_TARGETS.maxMs && l.p99Ms <= LOOP_TARGETS.p99Ms;
+}
+
+/** The median of each figure over samples (each figure on its own). */
+export function medianLoop(ls: readonly LoopDelay[]): LoopDelay {
+  const held = ls.map((l) => l.heldMs).filter((x): x is number => x !== undefined);
+  return {
+    maxMs: median(ls.map((l) => l.maxMs)),
+    p99Ms: median(ls.map((l) => l.p99Ms)),
+    meanMs: median(ls.map((l) => l.meanMs)),
+    samples: median(ls.map((l) => l.samples)),
+    ...(held.length === ls.length && held.length ? { heldMs: median(held) } : {}),
+  };
 }

@@ -9,12 +9,18 @@
 //  - the same scan cancelled after 100 files: requests that arrived at the service after the
 //    abort (its request log), and how soon the scan settled;
 //  - the same scan with no latency: the floor the two processes' work sets on this machine
-//    (the CPU time of the scanning process and of the service, per file, is reported too).
+//    (the CPU time of the scanning process and of the service, per file, is reported too);
+//  - the event loop's delay (perf_hooks.monitorEventLoopDelay, 1 ms) during the first file
+//    search, during each scan from its file list on, and during each of the issue's hostile
+//    expressions (test/unit/helpers/hostile.ts) with the time until its search is cut.
+// The file searches run on the search thread as the extension runs them (src/search/offThread.ts),
+// with the same search on the calling thread beside them.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Cleanup, startService as startServiceProcess } from '../test/host/common';
-import { lastJson, log, median, round, runNode } from './lib';
+import { HOSTILE } from '../test/unit/helpers/hostile';
+import { lastJson, log, LOOP_TARGETS, loopOk, loopText, median, medianLoop, round, runNode, type LoopDelay } from './lib';
 import type { Row } from './report';
 
 export const SEARCH_TARGETS = { fileSearchMs: 100, scanRatio: 1.25, scanHeapMB: 150, requestsAfterCancel: 0 };
@@ -25,8 +31,28 @@ interface FileSample {
   revisions: number;
   bytes: number;
   replyBytes: number;
-  text: { coldMs: number; warmMedianMs: number; fromBodyMs: number; hits: string[] };
-  regex: { coldMs: number; warmMedianMs: number; fromBodyMs: number; hits: string[] };
+  text: FileKind;
+  regex: FileKind;
+}
+
+interface FileKind {
+  coldMs: number;
+  warmMedianMs: number;
+  fromBodyMs: number;
+  /** The same search on the calling thread, as before the search thread. */
+  inProcessMs: number;
+  /** The event loop during the first search. */
+  loop: LoopDelay;
+  hits: string[];
+}
+
+interface HostileSample {
+  name: string;
+  pattern: string;
+  endMs: number;
+  outcome: string;
+  message: string;
+  loop: LoopDelay;
 }
 
 interface ScanSample {
@@ -48,10 +74,13 @@ interface ScanSample {
   afterAbort?: number;
   sourceCallsAfterAbort?: number;
   settledMs?: number;
+  loop?: LoopDelay;
 }
 
 export interface SearchFigures {
   file: FileSample[];
+  /** Per hostile expression (test/unit/helpers/hostile.ts), its samples. */
+  hostile: HostileSample[][];
   scan: (ScanSample & { idealMs: number; ratio: number })[];
   cancel: ScanSample[];
   /** The same scan with 0 ms of latency. */
@@ -83,6 +112,16 @@ export async function searchBench(o: { quick: boolean; tmp: string; cleanup: Cle
     if (r.code !== 0) throw new Error(`search file sample ${i + 1} failed (exit ${r.code ?? r.signal})`);
     file.push(lastJson<FileSample>(r.stdout));
   }
+  const hostile: HostileSample[][] = [];
+  for (let k = 0; k < HOSTILE.length; k++) {
+    const list: HostileSample[] = [];
+    for (let i = 0; i < (o.quick ? 1 : 3); i++) {
+      const r = await runNode([child, 'hostile', String(k)], { label: 'search hostile', timeoutMs: 120_000 });
+      if (r.code !== 0) throw new Error(`hostile expression ${k} sample ${i + 1} failed (exit ${r.code ?? r.signal})`);
+      list.push(lastJson<HostileSample>(r.stdout));
+    }
+    hostile.push(list);
+  }
   const service = await startServiceProcess({ dataFile: path.join(o.tmp, 'search-service', 'service.json'), args: ['--quiet', '--search-scale', '--latency', String(LATENCY_MS)], cleanup: o.cleanup });
   const loadAverage = os.loadavg();
   const scanOnce = async (mode: 'scan' | 'cancel', label: string): Promise<ScanSample> => {
@@ -104,7 +143,7 @@ export async function searchBench(o: { quick: boolean; tmp: string; cleanup: Cle
     }
     await configure(service.url, { latencyMs: 0 });
     const floor = [await scanOnce('scan', 'search scan without latency')];
-    return { file, scan, cancel, floor, loadAverage };
+    return { file, hostile, scan, cancel, floor, loadAverage };
   } finally {
     await service.stop();
   }
@@ -120,12 +159,43 @@ export function searchRows(f: SearchFigures): Row[] {
     rows.push({
       group: 'History search',
       id: `search.file.${kind}Ms`,
-      name: `one file, 50 revisions × 200 KB (${mb} MB), "changes", ${kind === 'text' ? 'a text query' : 'a regular expression'}: reply → results (plain Node, first search)`,
-      measured: `${ms(cold)} (warm ${ms(median(f.file.map((x) => x[kind].warmMedianMs)))}; from the reply's JSON text ${ms(median(f.file.map((x) => x[kind].fromBodyMs)))})${consistent ? '' : '; RESULTS DIFFER between samples'}`,
+      name: `one file, 50 revisions × 200 KB (${mb} MB), "changes", ${kind === 'text' ? 'a text query' : 'a regular expression'}: reply → results on the search thread (plain Node, first search: the thread's start included)`,
+      measured: `${ms(cold)} (the thread waiting from a search before ${ms(median(f.file.map((x) => x[kind].warmMedianMs)))}; from the reply's JSON text ${ms(median(f.file.map((x) => x[kind].fromBodyMs)))}; on the calling thread, as before, ${ms(median(f.file.map((x) => x[kind].inProcessMs)))}; event loop ${loopText(medianLoop(f.file.map((x) => x[kind].loop)))})${consistent ? '' : '; RESULTS DIFFER between samples'}`,
       value: round(cold, 2),
       unit: 'ms',
       target: `≤ ${SEARCH_TARGETS.fileSearchMs} ms`,
       ok: consistent && cold <= SEARCH_TARGETS.fileSearchMs,
+    });
+  }
+  for (const list of f.hostile) {
+    const h = list[0]!;
+    const end = median(list.map((x) => x.endMs));
+    const loop = medianLoop(list.map((x) => x.loop));
+    const outcomes = [...new Set(list.map((x) => x.outcome))];
+    const cut = outcomes.length === 1 && (outcomes[0] === 'cut' || outcomes[0]!.startsWith('ended'));
+    rows.push({
+      group: 'History search',
+      id: `search.hostile.${HOSTILE.findIndex((x) => x.pattern === h.pattern)}`,
+      name: `hostile expression ${h.name}: search → its end or cut, and the event loop meanwhile (plain Node, first search)`,
+      measured: `${ms(end)} (${outcomes.join(', ')}; samples ${list.map((x) => x.endMs.toFixed(0)).join(', ')} ms); event loop ${loopText(loop)}`,
+      value: round(end, 1),
+      unit: 'ms',
+      target: `≤ ${LOOP_TARGETS.hostileEndMs} ms; loop max ≤ ${LOOP_TARGETS.maxMs} ms`,
+      ok: cut && end <= LOOP_TARGETS.hostileEndMs && loop.maxMs <= LOOP_TARGETS.maxMs,
+    });
+  }
+  if (f.scan.length && f.scan.every((x) => x.loop)) {
+    const loops = f.scan.map((x) => x.loop!);
+    const loop = medianLoop(loops);
+    rows.push({
+      group: 'History search',
+      id: 'search.scan.loopMs',
+      name: `event loop of the process during the whole-site scan below, from its file list to its end (monitorEventLoopDelay, 1 ms; median of ${loops.length} scans)`,
+      measured: `${loopText(loop)} (samples: ${loops.map((l) => `${l.maxMs.toFixed(0)}/${l.p99Ms.toFixed(0)}`).join(', ')} ms max/p99)`,
+      value: round(loop.maxMs, 1),
+      unit: 'ms',
+      target: `max ≤ ${LOOP_TARGETS.maxMs} ms, p99 ≤ ${LOOP_TARGETS.p99Ms} ms`,
+      ok: loopOk(loop),
     });
   }
   if (f.scan.length) {

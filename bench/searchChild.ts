@@ -2,13 +2,19 @@
 //
 //   node out/bench/searchChild.js file [--regex-first]
 //     one file of 50 revisions × 200 KB, its reply already parsed (what the store hands over):
-//     the first search of the process ("changes" mode) with a text query and with a regular
-//     expression, then warm repeats; and the same from the reply's JSON text.
+//     the first search of the process ("changes" mode, on the search thread as the extension
+//     runs it) with a text query and with a regular expression, then warm repeats; the same from
+//     the reply's JSON text; and the same search on this thread, as before the search thread.
+//
+//   node out/bench/searchChild.js hostile N
+//     the issue's hostile expression N (0–2) through the engine: time to its end or cut, and the
+//     event loop's delay meanwhile.
 //
 //   node out/bench/searchChild.js scan URL [--concurrency 6]
 //     a whole-site History Search of the service's search-scale site (2,000 files × 20
 //     revisions × 10 KB, test/server/searchScale.ts) through the engine and the plain client:
-//     wall time, requests, and the heap sampled with process.memoryUsage() every 5 ms.
+//     wall time, requests, the heap sampled with process.memoryUsage() every 5 ms, and the event
+//     loop's delay (perf_hooks.monitorEventLoopDelay) over the whole scan.
 //
 //   node out/bench/searchChild.js cancel URL [--concurrency 6]
 //     the same scan cancelled once 100 files are done, at a moment when every request the
@@ -20,15 +26,17 @@ import { performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
 import { SiteRevisionClient } from '../src/api';
 import { noRedaction, parseEnvelope, toRevisions } from '../src/api/validate';
-import { clientSource, compileQuery, searchHistory, searchRevisions, type HistorySource, type RevisionText } from '../src/search';
+import { clientSource, compileQuery, OffThreadSearch, searchHistory, searchRevisions, SearchTimeoutError, type HistorySource, type RevisionText, type SearchQuery } from '../src/search';
+import { HOSTILE, revisionsWith } from '../test/unit/helpers/hostile';
+import { sampleLoopDelay, type LoopDelay } from './lib';
 import { DEMO } from '../test/server/demo';
 import { SEARCH_SCALE_FILES, SEARCH_SCALE_MARKED, SEARCH_SCALE_SITE_ID } from '../test/server/searchScale';
 
 const WARM_RUNS = 5;
 export const FILE_REVISIONS = 50;
 export const FILE_BYTES = 200 * 1024;
-export const TEXT_QUERY = { pattern: 'TODO-SEARCH-MARKER' };
-export const REGEX_QUERY = { pattern: 'function\\s+\\w+Handler\\(|TODO-\\w+-MARKER', isRegExp: true };
+export const TEXT_QUERY: SearchQuery = { pattern: 'TODO-SEARCH-MARKER' };
+export const REGEX_QUERY: SearchQuery = { pattern: 'function\\s+\\w+Handler\\(|TODO-\\w+-MARKER', isRegExp: true };
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -76,22 +84,76 @@ function time<T>(fn: () => T): { ms: number; value: T } {
   return { ms: performance.now() - t0, value };
 }
 
-function fileSample(regexFirst: boolean) {
+async function timeAsync<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t0 = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t0, value };
+}
+
+/**
+ * The search as the extension runs it: on the search thread (src/search/offThread.ts). The first
+ * query of the process starts the thread (the first search's figure includes it); the second
+ * finds it waiting. `inProcessMs`: the same search on this thread, as before the search thread
+ * (the first of the process too, so it pays for compiling the matcher's code).
+ */
+async function fileSample(regexFirst: boolean) {
   const revisions = fileHistory();
   // The service's reply (newest first, as a store might keep it) and its JSON text.
   const body = JSON.stringify({ success: true, revisions: [...revisions].reverse() });
   const bytes = revisions.reduce((n, r) => n + Buffer.byteLength(r.content as string), 0);
-  const run = (q: typeof TEXT_QUERY | typeof REGEX_QUERY, list: () => RevisionText[]) => searchRevisions('1', 'src/app.ts', list(), compileQuery(q), 'changes');
-  const order: ['text' | 'regex', typeof TEXT_QUERY | typeof REGEX_QUERY][] = regexFirst ? [['regex', REGEX_QUERY], ['text', TEXT_QUERY]] : [['text', TEXT_QUERY], ['regex', REGEX_QUERY]];
-  const out: Record<string, { coldMs: number; warmMedianMs: number; fromBodyMs: number; hits: string[] }> = {};
+  const run = async (q: SearchQuery, list: () => readonly RevisionText[]) => {
+    const off = new OffThreadSearch(q, 'changes');
+    try {
+      return await off.search('1', 'src/app.ts', list());
+    } finally {
+      off.close();
+    }
+  };
+  const order: ['text' | 'regex', SearchQuery][] = regexFirst ? [['regex', REGEX_QUERY], ['text', TEXT_QUERY]] : [['text', TEXT_QUERY], ['regex', REGEX_QUERY]];
+  const out: Record<string, { coldMs: number; warmMedianMs: number; fromBodyMs: number; inProcessMs: number; loop: LoopDelay; hits: string[] }> = {};
   for (const [name, q] of order) {
-    const cold = time(() => run(q, () => revisions));
+    const loop = sampleLoopDelay();
+    const cold = await timeAsync(() => run(q, () => revisions));
+    const coldLoop = loop.stop();
     const warm: number[] = [];
-    for (let i = 0; i < WARM_RUNS; i++) warm.push(time(() => run(q, () => revisions)).ms);
-    const fromBody = time(() => run(q, () => toRevisions('Get Revisions', parseEnvelope('Get Revisions', body, 'application/json', noRedaction), noRedaction)));
-    out[name] = { coldMs: cold.ms, warmMedianMs: median(warm), fromBodyMs: fromBody.ms, hits: cold.value.hits.map((h) => `${h.id}:${h.count}+${h.added}-${h.removed}`) };
+    for (let i = 0; i < WARM_RUNS; i++) warm.push((await timeAsync(() => run(q, () => revisions))).ms);
+    const fromBody = await timeAsync(() => run(q, () => toRevisions('Get Revisions', parseEnvelope('Get Revisions', body, 'application/json', noRedaction), noRedaction)));
+    const inProcess = time(() => searchRevisions('1', 'src/app.ts', revisions, compileQuery(q), 'changes'));
+    const hits = cold.value.hits.map((h) => `${h.id}:${h.count}+${h.added}-${h.removed}`);
+    if (hits.join() !== inProcess.value.hits.map((h) => `${h.id}:${h.count}+${h.added}-${h.removed}`).join()) throw new Error(`${name}: the search thread found other revisions than the in-process search`);
+    out[name] = { coldMs: cold.ms, warmMedianMs: median(warm), fromBodyMs: fromBody.ms, inProcessMs: inProcess.ms, loop: coldLoop, hits };
   }
   return { revisions: revisions.length, bytes, replyBytes: Buffer.byteLength(body), text: out.text!, regex: out.regex! };
+}
+
+/**
+ * One of the issue's hostile expressions (test/unit/helpers/hostile.ts) searched in a file whose
+ * newest revision holds its line, as History Search and the language-model tool run it (the
+ * engine, the default budget): the time from the call to its end (a SearchTimeoutError), and the
+ * event loop's delay meanwhile. The first search of the process (it starts the search thread).
+ */
+async function hostileSample(index: number) {
+  const h = HOSTILE[index];
+  if (!h) throw new Error(`no hostile expression ${index}`);
+  const list = revisionsWith(h.line);
+  const source: HistorySource = {
+    listFiles: () => Promise.resolve(['css/site.css']),
+    listRevisions: () => Promise.resolve(list),
+    revisionContents: () => Promise.resolve(list),
+  };
+  const loop = sampleLoopDelay();
+  const t0 = performance.now();
+  let outcome: string;
+  let message = '';
+  try {
+    const s = await searchHistory({ scope: { siteId: '1', file: 'css/site.css' }, source, query: { pattern: h.pattern, isRegExp: true } });
+    outcome = `ended: ${s.hits} revisions`;
+  } catch (e) {
+    outcome = e instanceof SearchTimeoutError ? 'cut' : `failed: ${String(e)}`;
+    message = e instanceof Error ? e.message : String(e);
+  }
+  const endMs = performance.now() - t0;
+  return { name: h.name, pattern: h.pattern, endMs, outcome, message, loop: loop.stop() };
 }
 
 async function control(url: string, name: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -149,6 +211,9 @@ async function scanSample(url: string, concurrency: number, cancelAfter?: number
   let contentBytes = 0;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  // The event loop from the file list on (the first request also loads undici, which the
+  // extension has loaded long before a scan).
+  let loop: ReturnType<typeof sampleLoopDelay> | undefined;
   const summary = await searchHistory({
     scope: { siteId: String(SEARCH_SCALE_SITE_ID) },
     source: {
@@ -164,6 +229,7 @@ async function scanSample(url: string, concurrency: number, cancelAfter?: number
     query: { pattern: SEARCH_SCALE_MARKED.text, matchCase: true },
     onResult: () => void hitFiles++,
     onProgress: async (p) => {
+      if (p.phase === 'scanning') loop ??= sampleLoopDelay();
       if (cancelAfter === undefined || abortedAt || p.done < cancelAfter) return;
       abortedAt = -1; // once
       // Abort when every request the engine has started has arrived at the service, so that a
@@ -182,6 +248,7 @@ async function scanSample(url: string, concurrency: number, cancelAfter?: number
     },
   });
   const wallMs = performance.now() - t0;
+  const loopDelay = loop?.stop();
   const cpu = process.cpuUsage(cpu0);
   const settledMs = abortedAt > 0 ? performance.timeOrigin + performance.now() - abortedAt : undefined;
   clearInterval(sampler);
@@ -212,6 +279,7 @@ async function scanSample(url: string, concurrency: number, cancelAfter?: number
     afterAbort: abortedAt > 0 ? stats.requests.filter((r) => r.arrivedAt > abortedAt).length : undefined,
     sourceCallsAfterAbort: abortedAt > 0 ? c.started() - startedAtAbort : undefined,
     settledMs,
+    loop: loopDelay,
   };
 }
 
@@ -222,10 +290,11 @@ async function main(): Promise<void> {
     return i > 0 ? Number(process.argv[i + 1]) : dflt;
   };
   let out: unknown;
-  if (mode === 'file') out = fileSample(process.argv.includes('--regex-first'));
+  if (mode === 'file') out = await fileSample(process.argv.includes('--regex-first'));
+  else if (mode === 'hostile') out = await hostileSample(Number(url));
   else if (mode === 'scan' && url) out = await scanSample(url, flag('--concurrency', 6));
   else if (mode === 'cancel' && url) out = await scanSample(url, flag('--concurrency', 6), 100);
-  else throw new Error('usage: searchChild.js file [--regex-first] | scan URL | cancel URL [--concurrency N]');
+  else throw new Error('usage: searchChild.js file [--regex-first] | hostile N | scan URL | cancel URL [--concurrency N]');
   process.stdout.write(JSON.stringify(out) + '\n');
 }
 

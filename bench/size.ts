@@ -5,21 +5,29 @@ import * as fs from 'node:fs';
 
 interface Metafile {
   inputs: Record<string, { bytes: number }>;
-  outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }>;
+  outputs: Record<string, { bytes: number; entryPoint?: string; imports?: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, { bytesInOutput: number }> }>;
 }
 
 export interface ModuleSize {
   path: string;
   bytes: number;
-  /** The output file it is in (dist/extension.js, dist/undici.js). */
+  /** The output file it is in (dist/extension.mjs, dist/chunk-….mjs). */
   output?: string;
+  /** For an output: the module a dynamic `import()` of which it was split for (src/history/chunk.ts, undici…), if any. */
+  entryPoint?: string;
+  /** For an output: whether activation loads it (the entry point and what it imports statically). */
+  atActivation?: boolean;
 }
 
 export interface BundleAnalysis {
   /** Bytes of each JavaScript output. */
   outputs: ModuleSize[];
-  /** Bytes of dist/extension.js according to the metafile. */
+  /** Bytes of dist/extension.mjs according to the metafile. */
   outputBytes: number;
+  /** Bytes of the files activation loads: the entry point and the chunks it imports statically. */
+  activationBytes: number;
+  /** The modules activation evaluates (in those files). */
+  activationInputs: string[];
   modules: number;
   /** The biggest modules over all outputs. */
   top: ModuleSize[];
@@ -28,9 +36,17 @@ export interface BundleAnalysis {
 }
 
 /** The biggest inputs of the build, by the bytes they take in its outputs. */
-export function analyseMetafile(file: string, main = 'dist/extension.js', topN = 10): BundleAnalysis {
+export function analyseMetafile(file: string, main = 'dist/extension.mjs', topN = 10): BundleAnalysis {
   const meta = JSON.parse(fs.readFileSync(file, 'utf8')) as Metafile;
-  const outputs = Object.entries(meta.outputs).filter(([name]) => name.endsWith('.js'));
+  const outputs = Object.entries(meta.outputs).filter(([name]) => /\.m?js$/.test(name));
+  // What activation loads: the entry point and, transitively, the chunks it imports statically.
+  const atActivation = new Set<string>();
+  const visit = (name: string) => {
+    if (atActivation.has(name) || !meta.outputs[name]) return;
+    atActivation.add(name);
+    for (const i of meta.outputs[name].imports ?? []) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+  };
+  visit(main);
   if (!outputs.length) throw new Error(`${file} has no JavaScript output`);
   // Paths are relative to where the build ran; through a symlinked node_modules they may start
   // with ../…: keep them from src/ or node_modules/ on.
@@ -45,8 +61,10 @@ export function analyseMetafile(file: string, main = 'dist/extension.js', topN =
   }
   const byPackage = [...pk].map(([path, bytes]) => ({ path, bytes })).sort((a, b) => b.bytes - a.bytes);
   return {
-    outputs: outputs.map(([path, o]) => ({ path, bytes: o.bytes })),
+    outputs: outputs.map(([path, o]) => ({ path, bytes: o.bytes, ...(o.entryPoint ? { entryPoint: tidy(o.entryPoint) } : {}), atActivation: atActivation.has(path) })),
     outputBytes: meta.outputs[main]?.bytes ?? outputs[0]![1].bytes,
+    activationBytes: [...atActivation].reduce((n, o) => n + meta.outputs[o]!.bytes, 0),
+    activationInputs: [...atActivation].flatMap((o) => Object.keys(meta.outputs[o]!.inputs).map(tidy)).sort(),
     modules: mods.length,
     top: mods.slice(0, topN),
     byPackage,

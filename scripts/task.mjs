@@ -94,6 +94,26 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
 function compile() {
   must(bin('tsc'), ['-p', '.']);
+  removeOrphans(path.join(root, 'out'));
+}
+
+/**
+ * Deletes what tsc wrote into out/ for a .ts file that no longer exists (tsc never deletes): a
+ * test file removed or moved would otherwise still run from its old compiled copy.
+ */
+function removeOrphans(dir) {
+  if (!existsSync(dir)) return;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      removeOrphans(p);
+      continue;
+    }
+    const m = /^(.*)\.js(\.map)?$/.exec(e.name);
+    if (!m) continue;
+    const source = path.join(root, path.relative(path.join(root, 'out'), dir), `${m[1]}.ts`);
+    if (!existsSync(source)) rmSync(p, { force: true });
+  }
 }
 function bundle(production = false) {
   must(process.execPath, ['esbuild.mjs', ...(production ? ['--production'] : [])]);

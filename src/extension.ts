@@ -16,13 +16,10 @@ import { AccountCache } from './cache/accountCache';
 import { RequestScheduler } from './scheduler';
 import { readSettings } from './config';
 import type { BlameViewApi } from './blameView';
-import { registerBlameViewShell } from './blameView/shell';
+import { registerBlameView } from './blameView/register';
 import type { HistoryFeatures } from './history/chunk';
-import { registerHistory } from './history/shell';
+import { registerHistory } from './history/register';
 import { registerSiteAsOf } from './siteAsOf/register';
-import type { CodeCacheLoad, CodeCacheReport } from './boot/codeCache';
-import { setChunkLoader } from './boot/chunks';
-import { saveWhenSettled } from './boot/save';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
@@ -52,21 +49,10 @@ export interface ExtensionApi {
   /** Loads the editor features (blame, gutter, alert; a chunk of their own) and gives their handles. */
   blame: () => Promise<BlameViewApi>;
   ready: Promise<void>;
-  /** What became of V8's code cache when dist/boot.js loaded this bundle (undefined when loaded otherwise). */
-  codeCache?: { state: CodeCacheReport['state']; ms: number; bytes: number };
 }
 
-/** How long after the session is restored the code cache is written: activation's functions and the first work's are in it by then. */
-const CODE_CACHE_SAVE_DELAY_MS = 2000;
-
-/**
- * `codeCache` and `loadBeside` are handed over by dist/boot.js, which loaded this bundle through
- * V8's code cache and loads the files the bundle loads later (dist/undici.js) the same way
- * (src/boot/main.ts).
- */
-export function activate(context: vscode.ExtensionContext, codeCache?: CodeCacheReport, loadBeside?: (file: string) => CodeCacheLoad<unknown>): ExtensionApi | undefined {
+export function activate(context: vscode.ExtensionContext): ExtensionApi | undefined {
   const log = new Log();
-  if (codeCache) log.info(`Loaded ${codeCacheText[codeCache.state]} in ${codeCache.ms.toFixed(1)} ms`);
   // Every request the extension sends waits for its slot here (user actions first).
   const scheduler = new RequestScheduler({
     concurrency: readSettings().requestConcurrency,
@@ -113,36 +99,8 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
   const history = registerHistory({ session, model, revisions, notifier, log }, context.subscriptions);
   registerSiteAsOf({ session, model, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
-  const blame = registerBlameViewShell({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
-  /** Writes a file's code cache once `settled` and a little more have passed, and says so in the log. */
-  const saveCache = (what: string, report: CodeCacheReport, settled: Promise<unknown>) =>
-    context.subscriptions.push(
-      saveWhenSettled(report, settled, CODE_CACHE_SAVE_DELAY_MS, (r) =>
-        r.outcome === 'failed' ? log.warn(`V8's code cache of ${what} could not be written (the next start compiles it again): ${r.error}`) : log.info(`V8's code cache of ${what} written (${Math.round((r.bytes ?? 0) / 1024)} KB): the next start takes the compiled code from it`),
-      ),
-    );
-  if (codeCache) saveCache('the extension', codeCache, ready);
-  if (loadBeside) {
-    setChunkLoader((file) => {
-      const { exports, report } = loadBeside(file);
-      log.info(`Loaded ${file} ${codeCacheText[report.state]} in ${report.ms.toFixed(1)} ms`);
-      // Written once the request that loaded it has had its time (its functions are in it then).
-      saveCache(file, report, Promise.resolve());
-      return exports;
-    });
-    context.subscriptions.push({ dispose: () => setChunkLoader(undefined) });
-  }
-  const cacheFigures = codeCache && { state: codeCache.state, ms: codeCache.ms, bytes: codeCache.bytes };
-  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, blame: blame.features, history: history.features, ready, codeCache: cacheFigures } : undefined;
+  const blame = registerBlameView({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
+  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, blame: blame.features, history: history.features, ready } : undefined;
 }
-
-/** What the log says of the code cache at activation. */
-const codeCacheText: Record<CodeCacheReport['state'], string> = {
-  used: "with V8's code cache",
-  absent: "without V8's code cache (none yet for this version: it is written shortly after)",
-  damaged: "without V8's code cache (the file was damaged: it is written again)",
-  rejected: "without V8's code cache (V8 rejected it: it is written again)",
-  off: "without V8's code cache (no storage folder, or it could not be read)",
-};
 
 export function deactivate(): void {}

@@ -18,16 +18,12 @@ import { trustFor, type Trust } from './trust';
 import { isLoopbackHost } from './url';
 import type { Redactor } from '../util/redact';
 import { loadOnce } from '../util/loadOnce';
-import { loadChunk } from '../boot/chunks';
 
 export type Undici = typeof import('undici');
 
-/**
- * Loads undici once, on first use: in the extension, dist/undici.js through V8's code cache
- * (src/boot/chunks.ts), else the package.
- */
+/** Loads undici once, on first use (in the extension's build, a chunk of its own: esbuild.mjs). */
 export const loadUndici: () => Promise<Undici> = loadOnce(() =>
-  loadChunk<Undici>('undici.js', () => import('undici')).then((m) => {
+  import('undici').then((m) => {
     // Native ESM import of a CommonJS package: named exports, with module.exports as `default`.
     const mod = m as Undici & { default?: Undici };
     return typeof mod.request === 'function' ? mod : (mod.default as Undici);

@@ -283,6 +283,10 @@ export class SiteRevisionClient {
       try {
         const reply = await this.transport.send(x);
         release?.();
+        // A large reply (a 20 MB revision) was decoded in the step that resolved `send`: its parse
+        // waits for the next turn of the event loop (a timer: the timers of that turn run first,
+        // where setImmediate would parse it in the same turn), so the two never hold it together.
+        if (reply.body.length > LARGE_REPLY_CHARS) await new Promise<void>((resolve) => setTimeout(resolve, 0));
         const value = parse(parseEnvelope(operation, reply.body, reply.contentType, redact, spec.payload), redact);
         const issues = (value as { issues?: ListIssues } | undefined)?.issues;
         this.emit({ operation, method: 'POST', url, attempt, status: x.status, ms: elapsed(started), outcome: 'ok', ...via(x), ...(issues ? { issues } : {}) });
@@ -408,6 +412,9 @@ function via(x: Exchange): { via?: string } {
 function elapsed(started: number): number {
   return Math.round(performance.now() - started);
 }
+
+/** A reply body longer than this (UTF-16 units) is parsed a turn of the event loop after it was read. */
+const LARGE_REPLY_CHARS = 1024 * 1024;
 
 function toApiError(e: unknown, operation: string, redact: Redactor): ApiError {
   if (e instanceof ApiError) return e;

@@ -24,6 +24,7 @@ import { Agents, loadUndici, type AgentOptions, type Undici } from './agents';
 import { ApiError, CancelledError, NetworkError, RedirectError, TimeoutError } from './errors';
 import { cutOffError, describeLocation, statusError, tooLarge, transportError } from './failure';
 import { parseRetryAfter, type Redactor } from './validate';
+import { UpdatedWhileOpenError } from '../util/loadOnce';
 
 export interface TransportOptions extends AgentOptions {
   maxResponseBytes: number;
@@ -77,7 +78,8 @@ export class HttpTransport {
     try {
       undici = await loadUndici();
     } catch (e) {
-      throw new NetworkError(operation, 'ENOUNDICI', 'the HTTP library could not be loaded; reinstall the extension', e);
+      // A missing file (the extension updated under this window) says so: the notification offers Reload Window (src/ui/notify.ts).
+      throw new NetworkError(operation, 'ENOUNDICI', e instanceof UpdatedWhileOpenError ? e.message : 'the HTTP library could not be loaded; reinstall the extension', e);
     }
     if (x.signal?.aborted) throw new CancelledError(operation);
     const route = this.agents.route(undici, operation, x.url, x.redact);

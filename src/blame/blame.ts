@@ -60,34 +60,43 @@ export class BlameHistory {
     private readonly diff: LineDiff,
   ) {}
 
+  /** For the builder below (the constructor stays private to this file's code). */
+  static fromParts(revisionCount: number, newestLines: IdLines, origins: Int32Array, idOf: ReadonlyMap<string, number>, nextId: number, diff: LineDiff): BlameHistory {
+    return new BlameHistory(revisionCount, newestLines, origins, idOf, nextId, diff);
+  }
+
   /** A history of no revision: every line of a working text is a local change. */
   static empty(options: BlameOptions = {}): BlameHistory {
     return new BlameHistory(0, NO_LINES, new Int32Array(0), new Map(), 0, options.diff ?? myersLineDiff);
   }
 
-  /** The history of `texts`, oldest first. */
+  /** The history of `texts`, oldest first, in one go (synchronous: about 50–130 ms for 5,000 lines × 50 revisions). */
   static of(texts: Iterable<string>, options: BlameOptions = {}): BlameHistory {
-    // One map of ids for the whole run; the history returned keeps only the newest revision's
-    // part of it.
-    const diff = options.diff ?? myersLineDiff;
-    const all = new Map<string, number>();
-    const idOf = (line: string): number => {
-      let id = all.get(line);
-      if (id === undefined) all.set(line, (id = all.size));
-      return id;
-    };
-    let count = 0;
-    let prev = NO_LINES;
-    let origins: Int32Array = new Int32Array(0);
+    const b = new Builder(options.diff ?? myersLineDiff);
+    for (const text of texts) b.take(text);
+    return b.history();
+  }
+
+  /**
+   * The same history as `of`, built in slices: after each revision, once `sliceMs` (default 5)
+   * have passed since the thread was last given back, it is given back (a turn of the event loop),
+   * so the extension host never waits on blame for longer than one revision's diff. Rejects with
+   * an AbortError, between two revisions, once `signal` aborts.
+   */
+  static async build(texts: Iterable<string>, options: BlameOptions & { signal?: AbortSignal; sliceMs?: number } = {}): Promise<BlameHistory> {
+    const b = new Builder(options.diff ?? myersLineDiff);
+    const sliceMs = options.sliceMs ?? SLICE_MS;
+    let since = performance.now();
     for (const text of texts) {
-      const next = identify(lineContents(text), prev, idOf, true);
-      origins = carry(diff, prev, origins, next, count, all.size);
-      prev = next;
-      count++;
+      if (options.signal?.aborted) throw abortError();
+      b.take(text);
+      if (performance.now() - since >= sliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        since = performance.now();
+      }
     }
-    const newest = new Map<string, number>();
-    for (let i = 0; i < prev.lines.length; i++) newest.set(prev.lines[i]!, prev.ids[i]!);
-    return new BlameHistory(count, prev, origins, newest, all.size, diff);
+    if (options.signal?.aborted) throw abortError();
+    return b.history();
   }
 
   /** This history and one newer revision, with one diff (the newest revision's → `text`'s). */
@@ -120,6 +129,48 @@ export class BlameHistory {
   /** The attribution of the newest revision's own lines (empty when there is no revision). */
   newest(): Attribution {
     return new Attribution(this.origins.slice(), this.revisionCount);
+  }
+}
+
+/** How long `build` works before it gives the thread back. */
+const SLICE_MS = 5;
+
+/** The error `build` rejects with when cancelled (name `AbortError`, like the platform's). */
+function abortError(): Error {
+  const e = new Error('Revision blame was cancelled.');
+  e.name = 'AbortError';
+  return e;
+}
+
+/**
+ * What `of` and `build` share: the revisions taken in one at a time, with one map of ids for the
+ * whole run; the history made at the end keeps only the newest revision's part of it.
+ */
+class Builder {
+  private readonly all = new Map<string, number>();
+  private readonly idOf = (line: string): number => {
+    let id = this.all.get(line);
+    if (id === undefined) this.all.set(line, (id = this.all.size));
+    return id;
+  };
+  private count = 0;
+  private prev = NO_LINES;
+  private origins: Int32Array = new Int32Array(0);
+
+  constructor(private readonly diff: LineDiff) {}
+
+  take(text: string): void {
+    const next = identify(lineContents(text), this.prev, this.idOf, true);
+    this.origins = carry(this.diff, this.prev, this.origins, next, this.count, this.all.size);
+    this.prev = next;
+    this.count++;
+  }
+
+  history(): BlameHistory {
+    const prev = this.prev;
+    const newest = new Map<string, number>();
+    for (let i = 0; i < prev.lines.length; i++) newest.set(prev.lines[i]!, prev.ids[i]!);
+    return BlameHistory.fromParts(this.count, prev, this.origins, newest, this.all.size, this.diff);
   }
 }
 

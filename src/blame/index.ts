@@ -1,6 +1,6 @@
 // Revision blame — which revision introduced each line of a working file (plain Node; no
 // `vscode`: the editor features build on this API). In the extension this folder is its own
-// chunk, dist/blame.js, loaded on first use through `loadBlame()` (./load.ts) like undici, so
+// chunk, loaded on first use through `loadBlame()` (./load.ts) like undici, so
 // activation never parses it.
 //
 // WHAT IT COMPUTES

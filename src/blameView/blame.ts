@@ -3,7 +3,7 @@
 // end-of-line annotation (author · relative date; every line with `siteRevisions.blame.allLines`),
 // every line a hover with the revision's dates, author and commands. Turning it on reads the
 // file's history once through the store (WorkingFiles.history: one Get Revisions with content, or
-// nothing when cached) and loads the blame chunk (dist/blame.js) on first use; editing
+// nothing when cached) and loads the blame code (a chunk of its own) on first use; editing
 // re-attributes locally (debounced, no request); a refresh of the Sites view reads the history
 // again and takes newer revisions in with `extend`.
 import * as vscode from 'vscode';
@@ -46,7 +46,7 @@ const key = (uri: vscode.Uri) => uri.toString();
 export class RevisionBlame implements vscode.Disposable {
   private readonly states = new Map<string, BlameState>();
   /** Documents whose blame is being turned on (a second toggle meanwhile cancels it). */
-  private readonly loading = new Map<string, { cancelled: boolean }>();
+  private readonly loading = new Map<string, { cancelled: boolean; abort: AbortController }>();
   /** The decoration and the listeners, made when blame is first turned on (activation makes none). */
   private ui: { type: vscode.TextEditorDecorationType; subs: vscode.Disposable[] } | undefined;
 
@@ -87,7 +87,10 @@ export class RevisionBlame implements vscode.Disposable {
     const k = key(uri);
     const pending = this.loading.get(k);
     if (this.states.has(k) || pending) {
-      if (pending) pending.cancelled = true;
+      if (pending) {
+        pending.cancelled = true;
+        pending.abort.abort();
+      }
       this.off(k);
       return 'off';
     }
@@ -96,10 +99,14 @@ export class RevisionBlame implements vscode.Disposable {
       return 'none';
     }
     this.start();
-    const job = { cancelled: false };
+    const job = { cancelled: false, abort: new AbortController() };
     this.loading.set(k, job);
     try {
-      const state = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Revision blame') }, () => this.load(uri));
+      const loaded = vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Revision blame') }, () => this.load(uri, job.abort.signal));
+      const state = await loaded.then(undefined, (e: unknown) => {
+        if (job.cancelled) return undefined; // turned off while it was being built
+        throw e;
+      });
       if (job.cancelled) return 'off';
       if (!state) {
         inform(message('{0} has no revisions on a site mapped to its folder.', plain(fileName(uri.path))));
@@ -113,14 +120,18 @@ export class RevisionBlame implements vscode.Disposable {
     }
   }
 
-  /** The blame of a working file: its history read once, the working text attributed. */
-  private async load(uri: vscode.Uri): Promise<BlameState | undefined> {
+  /**
+   * The blame of a working file: its history read once, the working text attributed. The history
+   * is built in slices (BlameHistory.build), so the host's thread is given back between revisions;
+   * `signal` (blame turned off meanwhile) stops it.
+   */
+  private async load(uri: vscode.Uri, signal: AbortSignal): Promise<BlameState | undefined> {
     const target = await this.files.target(uri);
     if (!target) return undefined;
     const [history, blame] = await Promise.all([this.files.history(target, { priority: 'user' }), loadBlame()]);
     const revisions = usable(history);
     if (!revisions.length) return undefined;
-    const built = blame.BlameHistory.of(revisions.map((r) => r.text));
+    const built = await blame.BlameHistory.build(revisions.map((r) => r.text), { signal });
     const doc = vscode.workspace.textDocuments.find((d) => key(d.uri) === key(uri));
     const text = doc ? doc.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     this.log.debug(`Blame: ${revisions.length} revisions of a file of site ${target.siteId}`);
@@ -140,7 +151,7 @@ export class RevisionBlame implements vscode.Disposable {
         const prefix = known.length <= revisions.length && known.every((id, i) => revisions[i]!.listed.item.id === id);
         let history = s.history;
         if (prefix) for (const r of revisions.slice(known.length)) history = history.extend(r.text);
-        else history = (await loadBlame()).BlameHistory.of(revisions.map((r) => r.text));
+        else history = await (await loadBlame()).BlameHistory.build(revisions.map((r) => r.text));
         const doc = vscode.workspace.textDocuments.find((d) => key(d.uri) === k);
         if (!doc || !revisions.length) {
           this.off(k);

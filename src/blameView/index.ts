@@ -11,6 +11,7 @@ import type { SitesModel } from '../sites/sitesModel';
 import { message, type MessageText } from '../ui/messages';
 import type { Notifier } from '../ui/notify';
 import { background } from '../util/background';
+import type { CommandHandler } from '../history/names';
 import { NewerRevisionAlert } from './alert';
 import { RevisionBlame } from './blame';
 import { OtherSiteCompare } from './otherSite';
@@ -39,7 +40,7 @@ export interface BlameViewApi {
  * not when a command or a newly mapped folder loads it, which would check a file nobody just
  * opened (a request the user did not cause).
  */
-export function registerBlameView(deps: BlameViewDeps, o: { focusActiveEditor: boolean }): { api: BlameViewApi; disposables: vscode.Disposable[] } {
+export function registerBlameView(deps: BlameViewDeps, o: { focusActiveEditor: boolean }): { api: BlameViewApi; disposables: vscode.Disposable[]; commands: Record<string, CommandHandler> } {
   const { session, model, revisions, log, notifier } = deps;
   const files = new WorkingFiles(revisions.store, revisions.folders, (id) => model.find(id), () => session.state === 'signedIn');
   const blame = new RevisionBlame(files, log);
@@ -54,23 +55,21 @@ export function registerBlameView(deps: BlameViewDeps, o: { focusActiveEditor: b
   );
   const other = new OtherSiteCompare(files, model);
 
-  const command = (id: string, title: MessageText, fn: (...args: unknown[]) => Promise<unknown>) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await fn(...args);
-      } catch (e) {
-        notifier.error(title, e, () => vscode.commands.executeCommand(id, ...args));
-        return undefined;
-      }
-    });
+  /** A command's handler (registered at activation: ./register.ts): its failure is shown with Retry. */
+  const command = (id: string, title: MessageText, fn: (...args: unknown[]) => Promise<unknown>) => async (...args: unknown[]) => {
+    try {
+      return await fn(...args);
+    } catch (e) {
+      notifier.error(title, e, () => vscode.commands.executeCommand(id, ...args));
+      return undefined;
+    }
+  };
 
   quickDiff.update();
   const disposables: vscode.Disposable[] = [
     blame,
     quickDiff,
     alert,
-    command('siteRevisions.toggleBlame', message('Toggle Revision Blame'), (uri) => blame.toggle(uri)),
-    command('siteRevisions.compareWithOtherSite', message('Compare with the Same File on Another Site'), (uri, site) => other.run(uri, site)),
     revisions.folders.onDidChange(() => quickDiff.update()),
     session.onDidChange((state) => {
       quickDiff.update();
@@ -84,5 +83,9 @@ export function registerBlameView(deps: BlameViewDeps, o: { focusActiveEditor: b
   ];
   // A file already open when the session became usable counts as opened.
   if (o.focusActiveEditor) alert.focused(vscode.window.activeTextEditor);
-  return { api: { files, blame, quickDiff, alert }, disposables };
+  const commands: Record<string, CommandHandler> = {
+    'siteRevisions.toggleBlame': command('siteRevisions.toggleBlame', message('Toggle Revision Blame'), (uri) => blame.toggle(uri)),
+    'siteRevisions.compareWithOtherSite': command('siteRevisions.compareWithOtherSite', message('Compare with the Same File on Another Site'), (uri, site) => other.run(uri, site)),
+  };
+  return { api: { files, blame, quickDiff, alert }, disposables, commands };
 }

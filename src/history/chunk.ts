@@ -1,25 +1,38 @@
-// The History Search and Site Changes views and the language-model tools, behind the names the
-// extension registers at activation (./shell.ts). In the extension's build this file and what it
-// reaches in src/searchView, src/search and src/lm are the chunk dist/history.js, loaded on first
-// use; everything else it imports is the extension's own module, handed to it (./host.ts).
+// History Search, Site Changes and the language-model tools: loaded on first use by what
+// activation registers (./register.ts), a chunk of its own in the build (esbuild.mjs).
 import type * as vscode from 'vscode';
+import type { Session } from '../auth/session';
 import { createLmTools } from '../lm';
 import type { HistoryTools } from '../lm/tools';
+import type { Log } from '../log';
+import type { RevisionsApi } from '../revisions';
+import type { SitesModel } from '../sites/sitesModel';
+import type { Notifier } from '../ui/notify';
 import { registerSearchViews, type SearchViewsApi } from '../searchView';
-import type { HistoryDeps, HistoryViews } from './shell';
+import type { CommandHandler } from './names';
+
+export interface HistoryDeps {
+  session: Session;
+  model: SitesModel;
+  revisions: RevisionsApi;
+  notifier: Notifier;
+  log: Log;
+}
 
 export interface HistoryFeatures {
   searchViews: SearchViewsApi;
   lmTools: HistoryTools;
   /** Each language-model tool by name: what the tools registered at activation call. */
   tools: Map<string, vscode.LanguageModelTool<object>>;
+  /** Each command's handler by id: what the commands registered at activation call. */
+  commands: Record<string, CommandHandler>;
 }
 
-/** Registers the views' providers and the commands; `subscriptions` gets what they hold. */
-export function activateHistory(deps: HistoryDeps, views: HistoryViews, subscriptions: vscode.Disposable[]): HistoryFeatures {
+/** Makes the views and the tools; `subscriptions` gets what they hold. */
+export function activateHistory(deps: HistoryDeps, subscriptions: vscode.Disposable[]): HistoryFeatures {
   const { session, model, revisions, notifier, log } = deps;
-  const searchViews = registerSearchViews({ session, revisions, notifier, log }, views, subscriptions);
+  const { api: searchViews, commands } = registerSearchViews({ session, revisions, notifier, log }, subscriptions);
   const lmTools = createLmTools({ session, model, store: revisions.store, log });
   subscriptions.push(lmTools);
-  return { searchViews, lmTools, tools: lmTools.tools() };
+  return { searchViews, lmTools, tools: lmTools.tools(), commands };
 }

@@ -1,6 +1,6 @@
 // The names the History Search and Site Changes views and the language-model tools are known by
 // (package.json declares them). Kept apart from the code behind them so that the extension can
-// register every one at activation while that code stays in its own chunk (see ./shell.ts).
+// register every one at activation while that code stays in its own chunk (see ./register.ts).
 
 export const HISTORY_VIEW = 'siteRevisions.historySearch';
 export const CHANGES_VIEW = 'siteRevisions.siteChanges';
@@ -37,3 +37,6 @@ export const TOOL_NAMES = {
   siteAsOf: 'siteRevisions_siteAsOf',
   compareSites: 'siteRevisions_compareSites',
 } as const;
+
+/** A command's handler as the loaded code hands it over (src/history/register.ts registers it under its id). */
+export type CommandHandler = (...args: never[]) => unknown;

@@ -26,7 +26,7 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** The tools, not registered (src/history/shell.ts registers them at activation and calls these). */
+/** The tools, not registered (src/history/register.ts registers them at activation and calls these). */
 export function createLmTools(deps: LmToolsDeps): HistoryTools {
   const { model, store } = deps;
   const source: HistorySource = {

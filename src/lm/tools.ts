@@ -138,7 +138,7 @@ export class HistoryTools implements vscode.Disposable {
     }
   }
 
-  /** Each tool by name, as VS Code calls it (src/history/shell.ts registers them at activation). */
+  /** Each tool by name, as VS Code calls it (src/history/register.ts registers them at activation). */
   tools(): Map<string, vscode.LanguageModelTool<object>> {
     return new Map([
       this.tool(TOOL_NAMES.listSites, listSitesInput, () => vscode.l10n.t('Listing the sites of Site Revisions'), (i, s) => this.listSites(i, s)),

@@ -28,6 +28,7 @@ import { CancelledError, InvalidReplyError } from '../api/errors';
 import type { ListIssues, ListReply, RequestPriority, Revision, RevisionSummary } from '../api/types';
 import { RequestScheduler } from '../scheduler';
 import { fetchAllContents, type DiskStore } from '../store';
+import { encodeSliced, sha256Sliced } from '../store/slices';
 import { buildFolderModel, type FolderModel } from './folders';
 import { ByteLru } from './lru';
 import { sortNewestFirst, type Dated } from './ordering';
@@ -469,17 +470,24 @@ export class RevisionStore {
     }
     const owner = this.owner();
     return this.shared(`content:${owner.account}:${key}`, o, 'Get Revision', async (so) => {
+      // One revision can be 20 MB: it is encoded and hashed in slices (src/store/slices.ts), so
+      // the host's thread is never held for the whole of it.
       const d = await owner.disk;
       const stored = await d?.getContent(siteId, revisionId);
       this.check(owner, 'Get Revision');
       if (stored) {
         this.requests.fromDisk++;
-        this.keepBytes(key, stored);
+        const sum = this.digests.has(key) ? undefined : await sha256Sliced(stored);
+        this.check(owner, 'Get Revision');
+        this.keepBytes(key, stored, sum);
         return stored;
       }
       this.requests.content++;
       const rev = await this.request(owner, 'Get Revision', (c) => c.getRevision(siteId, revisionId, so));
-      const bytes = this.putContent(siteId, revisionId, rev.content);
+      const bytes = await encodeSliced(rev.content, true);
+      const sum = this.digests.has(key) ? undefined : await sha256Sliced(bytes);
+      this.check(owner, 'Get Revision');
+      this.keepBytes(key, bytes, sum);
       await d?.putContent(siteId, revisionId, bytes);
       return bytes;
     });
@@ -625,12 +633,12 @@ export class RevisionStore {
     return bytes;
   }
 
-  /** Into the LRU (or, larger than all of it, the one large slot), with its digest. */
-  private keepBytes(key: string, bytes: Uint8Array): void {
+  /** Into the LRU (or, larger than all of it, the one large slot), with its digest (`known`: already computed). */
+  private keepBytes(key: string, bytes: Uint8Array, known?: string): void {
     if (!this.cache.set(key, bytes) && !this.large.some((l) => l.key === key)) this.large = [...this.large.slice(-(LARGE_SLOTS - 1)), { key, bytes }];
     if (!this.digests.has(key)) {
       if (this.digests.size >= MAX_DIGESTS) this.digests.delete(this.digests.keys().next().value as string);
-      this.digests.set(key, digest(bytes));
+      this.digests.set(key, known ?? digest(bytes));
     }
   }
 

@@ -85,9 +85,10 @@ export function oldestFirst<T extends Pick<RevisionSummary, 'id' | 'date'>>(revi
 
 /**
  * Searches the revisions of one file. `revisions` in any order; the array is not kept, and each
- * content is searched then let go.
+ * content is searched then let go. `onRevision` is told of each revision before its content is
+ * searched (the search thread records which one it is in, for the message when it takes too long).
  */
-export function searchRevisions(siteId: string, path: string, revisions: readonly RevisionText[], matcher: Matcher, mode: SearchMode = 'changes'): FileSearchResult {
+export function searchRevisions(siteId: string, path: string, revisions: readonly RevisionText[], matcher: Matcher, mode: SearchMode = 'changes', onRevision?: (revision: RevisionText) => void): FileSearchResult {
   const { items, duplicates } = oldestFirst(revisions);
   const hits: RevisionHit[] = [];
   let skipped = duplicates;
@@ -103,6 +104,7 @@ export function searchRevisions(siteId: string, path: string, revisions: readonl
       continue;
     }
     searched++;
+    onRevision?.(item);
     const { count, first } = matcher.scan(text, true);
     const delta = count - prevCount;
     const report = mode === 'changes' ? delta !== 0 : count > 0;

@@ -10,10 +10,12 @@
 //                                     → one file's hits: 'changes' (count differs from the
 //                                       revision before: +added / −removed) or 'contains'
 //                                       (history.ts; pure, no I/O)
-//   searchHistory({ scope, source, schedule, concurrency, signal, query, mode, onResult, onProgress })
+//   searchHistory({ scope, source, schedule, concurrency, signal, query, mode, budget, onResult, onProgress })
 //                                     → streams FileSearchResult per file, resolves with a
 //                                       summary (scan.ts); searchHistoryIterable: the same as
-//                                       `for await`
+//                                       `for await`. Each file is matched on a worker thread
+//                                       within a time budget (offThread.ts, searchWorker.ts):
+//                                       over it, a SearchTimeoutError; Cancel ends it at once
 //   scanSiteChanges({ scope, source, schedule, filter, onFile, onProgress })
 //                                     → SiteChangesBuilder: days() → files → revisions, files()
 //                                       with the "Open Changes" pair, authors() (siteChanges.ts)
@@ -30,6 +32,7 @@
 // without a store.
 export { compileQuery, crlfAwareEnd, PREVIEW_BEFORE, PREVIEW_MAX, QueryError, type Matcher, type MatchPreview, type SearchQuery } from './query';
 export { oldestFirst, searchRevisions, type FileSearchResult, type RevisionHit, type RevisionText, type SearchMode } from './history';
+export { budgetMs, DEFAULT_BUDGET, endIdleSearchThread, OffThreadSearch, searchThreads, SearchTimeoutError, type TimeBudget } from './offThread';
 export {
   parseDay,
   periodStart,

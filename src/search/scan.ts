@@ -25,7 +25,8 @@ import { ApiError } from '../api/errors';
 import { displayPath, naturalCompare } from '../revisions/folders';
 import { HistoryTooLargeError } from '../revisions/store';
 import { english, type Translate } from '../util/l10n';
-import { searchRevisions, type FileSearchResult, type RevisionText, type SearchMode } from './history';
+import type { FileSearchResult, RevisionText, SearchMode } from './history';
+import { OffThreadSearch, type TimeBudget } from './offThread';
 import { compileQuery, type SearchQuery } from './query';
 import { SiteChangesBuilder, type ChangesFilter, type FileChanges } from './siteChanges';
 import { abortError, directSchedule, type HistorySource, type RevisionMeta, type Schedule, type SourceCallOptions } from './source';
@@ -105,7 +106,8 @@ export function filesInScope(paths: readonly unknown[], folder: string | undefin
 /** One unit of per-file work: a scheduled fetch, then processing outside the scheduler. */
 interface FileWork<D, R> {
   fetch(path: string, o: SourceCallOptions): Promise<D>;
-  process(path: string, data: D): R | undefined;
+  /** May be asynchronous (History Search matches on its own thread); `signal` aborts with the scan. */
+  process(path: string, data: D, signal: AbortSignal): R | undefined | Promise<R | undefined>;
   /** Awaited before the worker processes its next file (back-pressure; that file's request may already be on its way). */
   emit(result: R): void | Promise<void>;
 }
@@ -177,7 +179,7 @@ export async function runScan<D, R>(o: ScanOptions, work: FileWork<D, R>): Promi
       data.catch(() => undefined); // handled where it is awaited; this one may be dropped on abort
       return { path, data };
     };
-    const processed = (path: string, data: D): { result: R | undefined } | undefined => (ac.signal.aborted ? undefined : { result: work.process(path, data) });
+    const processed = async (path: string, data: D): Promise<{ result: R | undefined } | undefined> => (ac.signal.aborted ? undefined : { result: await work.process(path, data, ac.signal) });
     const worker = async (): Promise<void> => {
       let pending = take();
       while (pending) {
@@ -188,7 +190,7 @@ export async function runScan<D, R>(o: ScanOptions, work: FileWork<D, R>): Promi
         try {
           const data = await current;
           pending = take(); // the next request starts before this reply is processed
-          out = processed(path, data);
+          out = await processed(path, data);
         } catch (e) {
           if (ac.signal.aborted) return;
           if (!fileError(e)) {
@@ -229,6 +231,8 @@ export async function runScan<D, R>(o: ScanOptions, work: FileWork<D, R>): Promi
 
 export interface HistorySearchOptions extends ScanOptions {
   query: SearchQuery;
+  /** How long one file's matching may take (offThread.ts); default DEFAULT_BUDGET. */
+  budget?: TimeBudget;
   /** Default 'changes'. */
   mode?: SearchMode;
   /** Each file with at least one reported revision, as soon as it is searched. Awaited (back-pressure). */
@@ -244,26 +248,34 @@ export interface HistorySearchSummary extends ScanSummary {
 }
 
 /**
- * Searches the history of the scope's files: one `revisionContents` call per file. Rejects with
- * a QueryError (before any request) when the query cannot be used.
+ * Searches the history of the scope's files: one `revisionContents` call per file, each file
+ * matched on the search thread (offThread.ts). Rejects with a QueryError (before any request)
+ * when the query cannot be used, and with a SearchTimeoutError (a QueryError too) when a file's
+ * matching took longer than its budget: the search stops there.
  */
 export async function searchHistory(o: HistorySearchOptions): Promise<HistorySearchSummary> {
-  const matcher = compileQuery(o.query, o.t ?? english);
+  const t = o.t ?? english;
+  compileQuery(o.query, t);
   const mode = o.mode ?? 'changes';
   let hits = 0;
   let revisions = 0;
-  const summary = await runScan<readonly RevisionText[], FileSearchResult>(o, {
-    fetch: (path, c) => o.source.revisionContents(o.scope.siteId, path, c),
-    process: (path, list) => {
-      const r = searchRevisions(o.scope.siteId, path, list, matcher, mode);
-      revisions += r.revisions;
-      if (!r.hits.length) return undefined;
-      hits += r.hits.length;
-      return r;
-    },
-    emit: (r) => o.onResult?.(r),
-  });
-  return { ...summary, hits, revisions };
+  const matching = new OffThreadSearch(o.query, mode, { budget: o.budget, t });
+  try {
+    const summary = await runScan<readonly RevisionText[], FileSearchResult>(o, {
+      fetch: (path, c) => o.source.revisionContents(o.scope.siteId, path, c),
+      process: async (path, list, signal) => {
+        const r = await matching.search(o.scope.siteId, path, list, signal);
+        revisions += r.revisions;
+        if (!r.hits.length) return undefined;
+        hits += r.hits.length;
+        return r;
+      },
+      emit: (r) => o.onResult?.(r),
+    });
+    return { ...summary, hits, revisions };
+  } finally {
+    matching.close();
+  }
 }
 
 /**

@@ -17,6 +17,7 @@ import { followScan, guarded } from './progress';
 import { displayText } from '../util/text';
 import { CHANGES_VIEW, ChangeRevisionNode, OPEN_CHANGE_COMMAND, type ChangesRun, type SiteChangesProvider } from './changesView';
 import { scopeLabel, scopeOf, type ViewScope } from './scope';
+import type { CommandHandler } from '../history/names';
 
 export interface ChangesCommandDeps {
   revisions: RevisionsApi;
@@ -46,16 +47,17 @@ export class ChangesCommands {
 
   constructor(private readonly deps: ChangesCommandDeps) {}
 
-  register(): vscode.Disposable[] {
+  /** Each command's handler by id (the commands are registered at activation: src/history/register.ts). */
+  commands(): Record<string, CommandHandler> {
     const { provider, notifier } = this.deps;
     const guard = <A extends unknown[]>(title: string, fn: (...a: A) => unknown) => guarded(notifier, title, fn);
-    return [
-      vscode.commands.registerCommand('siteRevisions.siteChanges', guard(vscode.l10n.t('Site Changes'), (arg?: unknown, request?: ChangesRequest) => this.siteChanges(arg, request))),
-      vscode.commands.registerCommand('siteRevisions.openChanges', guard(vscode.l10n.t('Open Changes'), (against?: unknown) => this.openChanges(against === 'before' || against === 'working' ? against : undefined))),
-      vscode.commands.registerCommand(OPEN_CHANGE_COMMAND, guard(vscode.l10n.t('Compare with Previous Revision'), (node?: unknown) => this.openChange(node))),
-      vscode.commands.registerCommand('siteRevisions.cancelSiteChanges', () => provider.run?.abort.abort()),
-      vscode.commands.registerCommand('siteRevisions.clearSiteChanges', () => provider.clear()),
-    ];
+    return {
+      'siteRevisions.siteChanges': guard(vscode.l10n.t('Site Changes'), (arg?: unknown, request?: ChangesRequest) => this.siteChanges(arg, request)),
+      'siteRevisions.openChanges': guard(vscode.l10n.t('Open Changes'), (against?: unknown) => this.openChanges(against === 'before' || against === 'working' ? against : undefined)),
+      [OPEN_CHANGE_COMMAND]: guard(vscode.l10n.t('Compare with Previous Revision'), (node?: unknown) => this.openChange(node)),
+      'siteRevisions.cancelSiteChanges': () => provider.run?.abort.abort(),
+      'siteRevisions.clearSiteChanges': () => provider.clear(),
+    };
   }
 
   async siteChanges(arg: unknown, request: ChangesRequest = {}): Promise<ChangesRun | undefined> {

@@ -12,7 +12,7 @@ import type { TreeNode } from '../tree/node';
 import { ChangesCommands } from './changesCommands';
 import { ChangedFileNode, SiteChangesProvider } from './changesView';
 import { HistorySearchProvider, SearchFileNode } from './historyView';
-import type { HistoryViews } from '../history/shell';
+import { CHANGES_VIEW, HISTORY_VIEW, type CommandHandler } from '../history/names';
 import { restoreMany, type RestoreOutcome, type RestoreTarget } from './restore';
 import { SearchCommands, searchInput } from './searchCommands';
 
@@ -35,16 +35,16 @@ export interface SearchViewsApi {
 }
 
 /**
- * The two views are made at activation (src/history/shell.ts), before this code is loaded; their
- * providers are handed over here.
+ * Makes the two views (until this code is loaded, on the first command, VS Code shows their
+ * welcome content) and gives the commands' handlers (registered at activation: src/history/register.ts).
  */
-export function registerSearchViews(deps: SearchViewsDeps, views: HistoryViews, subscriptions: vscode.Disposable[]): SearchViewsApi {
+export function registerSearchViews(deps: SearchViewsDeps, subscriptions: vscode.Disposable[]): { api: SearchViewsApi; commands: Record<string, CommandHandler> } {
   const { session, revisions, notifier, log } = deps;
   let account = accountKey(session);
   const history = new HistorySearchProvider();
   const changes = new SiteChangesProvider();
-  const { historyView, changesView } = views;
-  views.provide(history, changes);
+  const historyView = vscode.window.createTreeView(HISTORY_VIEW, { treeDataProvider: history, showCollapseAll: true, manageCheckboxStateManually: true });
+  const changesView = vscode.window.createTreeView(CHANGES_VIEW, { treeDataProvider: changes, showCollapseAll: true, manageCheckboxStateManually: true });
   changes.attach(changesView);
   const search = new SearchCommands({ revisions, provider: history, notifier, log });
   const changesCommands = new ChangesCommands({ revisions, provider: changes, notifier, log });
@@ -63,9 +63,9 @@ export function registerSearchViews(deps: SearchViewsDeps, views: HistoryViews, 
   subscriptions.push(
     history,
     changes,
+    historyView,
+    changesView,
     history.checked,
-    ...search.register(),
-    ...changesCommands.register(),
     // Signed out or another account: nothing found for the previous one may show.
     session.onDidChange(() => {
       const now = accountKey(session);
@@ -88,7 +88,11 @@ export function registerSearchViews(deps: SearchViewsDeps, views: HistoryViews, 
       setContext('siteRevisions.siteChanges.running', changes.run?.state === 'running');
       setContext('siteRevisions.siteChanges.listed', !!changes.run?.builder.revisionCount);
     }),
-    vscode.commands.registerCommand('siteRevisions.restoreCheckedSearchResults', () =>
+  );
+  const commands: Record<string, CommandHandler> = {
+    ...search.commands(),
+    ...changesCommands.commands(),
+    'siteRevisions.restoreCheckedSearchResults': () =>
       restoreChecked(
         history.checkedFiles().map(({ run, result }) => {
           const newest = result.hits[0]!;
@@ -99,8 +103,7 @@ export function registerSearchViews(deps: SearchViewsDeps, views: HistoryViews, 
           history.changed(true);
         },
       ),
-    ),
-    vscode.commands.registerCommand('siteRevisions.restoreCheckedChanges', () => {
+    'siteRevisions.restoreCheckedChanges': () => {
       const run = changes.run;
       return restoreChecked(
         run ? changes.checkedFiles().map((f) => ({ site: run.scope.site, path: f.path, revision: f.newest })) : [],
@@ -109,7 +112,7 @@ export function registerSearchViews(deps: SearchViewsDeps, views: HistoryViews, 
           changes.changed(true);
         },
       );
-    }),
-  );
-  return { history, historyView, changes, changesView, search, changesCommands, searchInput };
+    },
+  };
+  return { api: { history, historyView, changes, changesView, search, changesCommands, searchInput }, commands };
 }

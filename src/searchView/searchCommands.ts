@@ -15,6 +15,7 @@ import { background } from '../util/background';
 import { followScan, guarded } from './progress';
 import { HISTORY_VIEW, OPEN_RESULT_COMMAND, SearchHitNode, SearchRunNode, type HistorySearchProvider, type SearchRun } from './historyView';
 import { scopeLabel, scopeOf, type ViewScope } from './scope';
+import type { CommandHandler } from '../history/names';
 
 export interface SearchCommandDeps {
   revisions: RevisionsApi;
@@ -38,21 +39,22 @@ export class SearchCommands {
 
   constructor(private readonly deps: SearchCommandDeps) {}
 
-  register(): vscode.Disposable[] {
+  /** Each command's handler by id (the commands are registered at activation: src/history/register.ts). */
+  commands(): Record<string, CommandHandler> {
     const { provider, notifier } = this.deps;
     const guard = <A extends unknown[]>(title: string, fn: (...a: A) => unknown) => guarded(notifier, title, fn);
-    return [
-      vscode.commands.registerCommand('siteRevisions.searchHistory', guard(vscode.l10n.t('Search History'), (arg?: unknown, request?: SearchRequest) => this.searchHistory(arg, request))),
-      vscode.commands.registerCommand(OPEN_RESULT_COMMAND, guard(vscode.l10n.t('Open Search Result'), (node?: unknown) => this.openResult(node))),
-      vscode.commands.registerCommand('siteRevisions.rerunSearch', guard(vscode.l10n.t('Run Search Again'), (node?: unknown) => this.rerun(node))),
-      vscode.commands.registerCommand('siteRevisions.removeSearch', (node?: unknown) => {
+    return {
+      'siteRevisions.searchHistory': guard(vscode.l10n.t('Search History'), (arg?: unknown, request?: SearchRequest) => this.searchHistory(arg, request)),
+      [OPEN_RESULT_COMMAND]: guard(vscode.l10n.t('Open Search Result'), (node?: unknown) => this.openResult(node)),
+      'siteRevisions.rerunSearch': guard(vscode.l10n.t('Run Search Again'), (node?: unknown) => this.rerun(node)),
+      'siteRevisions.removeSearch': (node?: unknown) => {
         if (node instanceof SearchRunNode) provider.remove(node.run);
-      }),
-      vscode.commands.registerCommand('siteRevisions.clearSearches', () => provider.clear()),
-      vscode.commands.registerCommand('siteRevisions.cancelSearch', () => {
+      },
+      'siteRevisions.clearSearches': () => provider.clear(),
+      'siteRevisions.cancelSearch': () => {
         for (const r of provider.searches) if (r.state === 'running') r.abort.abort();
-      }),
-    ];
+      },
+    };
   }
 
   async searchHistory(arg: unknown, request: SearchRequest = {}): Promise<SearchRun | undefined> {

@@ -4,7 +4,7 @@
 // Named siteAsOf, not asOf: src/asof is the plain-Node core, and two folders whose names differ
 // only in case are one folder on macOS and Windows.
 import * as vscode from 'vscode';
-import { loadOnce } from '../util/loadOnce';
+import { feature, lazyCommand } from '../ui/feature';
 import type { SiteAsOfDeps } from './index';
 
 /** Every command of the feature (package.json contributes them). */
@@ -26,6 +26,6 @@ export const SITE_AS_OF_COMMANDS = [
 export type SiteAsOfCommand = (typeof SITE_AS_OF_COMMANDS)[number];
 
 export function registerSiteAsOf(deps: SiteAsOfDeps, subscriptions: vscode.Disposable[]): void {
-  const feature = loadOnce(async () => (await import('./index.js')).activateSiteAsOf(deps, subscriptions));
-  subscriptions.push(...SITE_AS_OF_COMMANDS.map((id) => vscode.commands.registerCommand(id, async (...args: unknown[]) => ((await feature())[id] as (...a: unknown[]) => unknown)(...args))));
+  const load = feature(async () => (await import('./index.js')).activateSiteAsOf(deps, subscriptions));
+  subscriptions.push(...SITE_AS_OF_COMMANDS.map((id) => lazyCommand(id, load, (f, ...args) => (f[id] as (...a: unknown[]) => unknown)(...args))));
 }

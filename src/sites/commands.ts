@@ -10,6 +10,7 @@ import type { Notifier } from '../ui/notify';
 import { background } from '../util/background';
 import type { EditorState } from './protocol';
 import { loadSiteEditor, registerSiteEditorSerializer } from './editorLoad';
+import { UpdatedWhileOpenError } from '../ui/feature';
 import type { SiteEditorHandle } from './siteEditor';
 import type { SitesModel } from './sitesModel';
 import { SiteNode, siteDetailRows } from './sitesTree';
@@ -185,10 +186,12 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     }
   };
 
-  const openEditor = async (mode: 'create' | 'edit' | 'duplicate', site?: Site, restore?: { panel: vscode.WebviewPanel; state: EditorState }): Promise<SiteEditorHandle> => {
+  const openEditor = async (mode: 'create' | 'edit' | 'duplicate', site?: Site, restore?: { panel: vscode.WebviewPanel; state: EditorState }): Promise<SiteEditorHandle | undefined> => {
     // A shared site's passwords are its owner's: a duplicate never copies them (the user types their own).
     const source = site && mode === 'duplicate' && site.shared ? { ...site, ftp_pass: '', db_password: '' } : site;
-    const editor = await loadSiteEditor();
+    // Its file missing (updated under this window): the window has said so and offered to reload.
+    const editor = await loadSiteEditor().catch((e: unknown) => (e instanceof UpdatedWhileOpenError ? undefined : Promise.reject(e)));
+    if (!editor) return undefined;
     const handle = editor.openSiteEditor(extensionUri, {
       mode,
       ...(source ? { site: source } : {}),

@@ -1,18 +1,15 @@
 // The site editor's host side (./siteEditor, with the form rules ./siteForm and the message
-// protocol ./protocol) is loaded when a form first opens: in the extension's bundle the import
-// below becomes `require('./siteEditorHost.js')` (esbuild.mjs), a chunk that shares the
-// extension's modules (src/chunks/). What activation needs of it is here: the serializer that
-// gives a form back after a window reload (it loads the rest when VS Code hands a panel over).
+// protocol ./protocol) is imported when a form first opens (a chunk of its own in the build:
+// esbuild.mjs). What activation needs of it is here: the serializer that gives a form back after
+// a window reload (it loads the rest when VS Code hands a panel over).
 import * as vscode from 'vscode';
-import { chunkModule } from '../chunks/load';
+import { feature } from '../ui/feature';
 import { SITE_EDITOR_VIEW_TYPE } from './editorType';
 import type { EditorState } from './protocol';
 
 export type SiteEditorModule = typeof import('./siteEditor');
 
-export async function loadSiteEditor(): Promise<SiteEditorModule> {
-  return chunkModule<SiteEditorModule>(await import('./siteEditor.js'), 'openSiteEditor');
-}
+export const loadSiteEditor: () => Promise<SiteEditorModule> = feature(() => import('./siteEditor.js'));
 
 /**
  * Brings site editors back after a window reload: VS Code hands each panel it restores to

@@ -11,8 +11,8 @@
 //
 // After a window reload VS Code gives the panel back to registerSiteEditorSerializer
 // (./editorLoad.ts) with the state the webview kept (protocol.ts EditorState: the form without any
-// typed password). In the extension's bundle this file, ./siteForm.ts and ./protocol.ts are the
-// chunk dist/siteEditorHost.js, loaded when a form first opens.
+// typed password). In the extension's build this file, ./siteForm.ts and ./protocol.ts are a
+// chunk of their own, imported when a form first opens.
 
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';

@@ -14,12 +14,12 @@
 // Nothing here throws at the caller for a disk problem (full, read-only, unreadable, corrupt):
 // the problem is logged once per operation, a read is a miss, a write is skipped. Secrets never
 // get here: sites are cut to an allow-list first (lists.ts), contents and paths are not secrets.
-import { createHash } from 'node:crypto';
 // fs.promises is read where it is used, so that activating does not load it (see esbuild.mjs).
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { Catalog, isHash, type Entry } from './catalog';
 import { cleanTemp, isMissing, privateDir, writeAtomic } from './files';
+import { encodeSliced, sha256Sliced } from './slices';
 import { cachedFiles, cachedRevisions, cachedSites, decodeFiles, encodeFiles, type CachedRevision, type CachedSite } from './lists';
 
 export interface DiskStoreOptions {
@@ -160,7 +160,7 @@ export class DiskStore {
     if (!(await this.usable())) return false;
     // A revision never changes: stored once is enough.
     if (this.catalog.get(key)) return true;
-    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    const bytes = typeof content === 'string' ? await encodeSliced(content, true) : content;
     return this.write(key, bytes, Date.now());
   }
 
@@ -348,7 +348,7 @@ export class DiskStore {
       await this.exclusive(() => this.dropKey(key, e.hash)).catch(() => undefined);
       return undefined;
     }
-    if (bytes.length !== e.size || sha256(bytes) !== e.hash) {
+    if (bytes.length !== e.size || (await sha256Sliced(bytes)) !== e.hash) {
       this.log('A corrupt disk cache entry was dropped; it is fetched again.');
       await this.exclusive(() => this.dropBlob(e.hash)).catch(() => undefined);
       return undefined;
@@ -373,7 +373,7 @@ export class DiskStore {
 
   private async writeNow(key: string, bytes: Uint8Array, stamp: number): Promise<boolean> {
     if (bytes.byteLength > this.max) return false;
-    const hash = sha256(bytes);
+    const hash = await sha256Sliced(bytes);
     this.writing.set(hash, (this.writing.get(hash) ?? 0) + 1);
     let writing = true;
     const done = (): void => {
@@ -523,10 +523,6 @@ function listKey(key: ListKey): string {
     default:
       throw new TypeError('Unknown list kind.');
   }
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 async function exists(file: string): Promise<boolean> {

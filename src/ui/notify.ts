@@ -6,6 +6,7 @@ import type { Log } from '../log';
 import { background } from '../util/background';
 import { message, plain, showError, type MessageText } from './messages';
 import { asSentence } from '../util/l10n';
+import { offerReload, UpdatedWhileOpenError, updatedText } from './feature';
 
 export type NextStep = 'retry' | 'signIn' | 'settings' | 'log';
 
@@ -28,6 +29,8 @@ export class UnavailableOffline extends Error {
 }
 
 export function describeError(e: unknown): Described {
+  // A file of the extension went missing under this window (src/ui/feature.ts): only a reload helps.
+  if (e instanceof UpdatedWhileOpenError || (e instanceof Error && e.cause instanceof UpdatedWhileOpenError)) return { kind: 'updated', message: updatedText(), next: [] };
   if (e instanceof UnavailableOffline) return { kind: 'offline', message: e.message, next: ['retry'] };
   if (!isApiError(e)) {
     return { kind: 'other', message: e instanceof Error ? e.message : String(e), next: ['log'] };
@@ -70,6 +73,8 @@ export class Notifier {
     const d = describeError(e);
     this.log.error(`${context}: ${d.message}`);
     if (d.kind === 'auth') return;
+    // One message for it, whatever failed: the window offers to reload (src/ui/feature.ts).
+    if (d.kind === 'updated') return offerReload();
     if (this.showing.has(d.kind)) return;
     this.showing.add(d.kind);
     background(`Showing the error "${context}"`, this.show(message('{0}: {1}', context, plain(d.message)), d, retry));

@@ -31,7 +31,7 @@ async function main(): Promise<number> {
   const executable = values['vscode-executable'] || process.env.VSCODE_EXECUTABLE_PATH || undefined;
   if (executable && !fs.existsSync(executable)) throw new Error(`--vscode-executable ${executable} does not exist`);
   if (!fs.existsSync(path.join(integrationOutDir, 'index.js'))) throw new Error('out/test/integration/index.js is missing: compile first (npx tsc -p .)');
-  if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: bundle first (node esbuild.mjs)');
+  if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.mjs'))) throw new Error('dist/extension.mjs is missing: bundle first (node esbuild.mjs)');
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     log('no DISPLAY: desktop VS Code needs a display on Linux; run this under `xvfb-run -a` (Debian package xvfb) if it fails to start');
   }

@@ -69,7 +69,7 @@ async function main(): Promise<number> {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new Error(`bad --timeout ${values.timeout}`);
   const resultsOut = values.results ? path.resolve(values.results) : undefined;
   if (!fs.existsSync(path.join(integrationOutDir, 'index.js'))) throw new Error(`${path.relative(repoRoot, integrationOutDir)}/index.js is missing: compile first (npx tsc -p .)`);
-  if (!vsix && !fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: bundle first (node esbuild.mjs)');
+  if (!vsix && !fs.existsSync(path.join(repoRoot, 'dist', 'extension.mjs'))) throw new Error('dist/extension.mjs is missing: bundle first (node esbuild.mjs)');
 
   const cleanup = new Cleanup();
   cleanup.installSignalHandlers();

@@ -416,7 +416,7 @@ async function main(): Promise<number> {
   const only = values.only?.split(',');
   const shots = SHOTS.filter((s) => !only || only.includes(s.name));
   if (!shots.length) throw new Error(`no shot named "${values.only}"; known: ${SHOTS.map((s) => s.name).join(', ')}`);
-  if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: bundle first (node esbuild.mjs)');
+  if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.mjs'))) throw new Error('dist/extension.mjs is missing: bundle first (node esbuild.mjs)');
 
   ensureAll({ chromium: true });
   const cleanup = new Cleanup();

@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   if (values.data) serviceDataFile = path.resolve(values.data);
   const port = values.port ? Number(values.port) : undefined;
   if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new Error(`bad --port ${values.port}`);
-  if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: bundle first (node esbuild.mjs)');
+  if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.mjs'))) throw new Error('dist/extension.mjs is missing: bundle first (node esbuild.mjs)');
 
   const cleanup = new Cleanup();
   cleanup.installSignalHandlers();

@@ -93,7 +93,7 @@ describe('Disk cache, offline and cancellation', function () {
     // A new copy of the extension on the same storage, signed in as the same account.
     const ctx = freshContext(url, DEMO.user.email, DEMO.user.password, {}, api.context.globalStorageUri);
     try {
-      const copy = loadFreshCopy(runningBundle(), `cache${Date.now().toString(36)}`).activate(ctx)!;
+      const copy = (await loadFreshCopy(runningBundle(), `cache${Date.now().toString(36)}`)).activate(ctx)!;
       await copy.ready;
       const bytes = await copy.revisions.store.content(acme.site.id, rev!.ref.item.id);
       assert.equal(new TextDecoder().decode(bytes), text);

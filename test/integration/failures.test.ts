@@ -149,7 +149,7 @@ describe('Failures are shown', function () {
     const ctx = freshContext(url, DEMO.user.email, DEMO.user.password, { get: () => Promise.reject(new Error('the keychain is locked')) });
     const spy = spyMessages();
     try {
-      const copy = loadFreshCopy(runningBundle(), `failures${Date.now().toString(36)}`).activate(ctx)!;
+      const copy = (await loadFreshCopy(runningBundle(), `failures${Date.now().toString(36)}`)).activate(ctx)!;
       await copy.ready; // resolves: nothing is left rejected
       assert.equal(copy.session.state, 'signedOut');
       const error = await errorOf(spy.shown, 'Could not restore the Site Revisions session');

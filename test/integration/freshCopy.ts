@@ -1,72 +1,61 @@
 // A second copy of the extension in the running host, for what can only be seen at activation
-// (VS Code activates an extension once per host): dist/extension.js loaded again next to the
-// running one, on the real `vscode` API, except that command ids, the file system scheme, the
-// webview panel serializer's view type and the log channel's name get a suffix (they must be
-// unique), the tree view is a stub (a second view with the same id would take over the real one)
-// and language-model tools are not registered. Each copy is compiled from a distinct source string (a trailing
-// comment) so V8's in-memory compilation cache cannot make it look cheaper. Used by the
-// activation benchmark and by the suites that check activation itself.
-import * as crypto from 'node:crypto';
+// (VS Code activates an extension once per host): the build (dist/extension.mjs and its chunks)
+// copied into a new folder and imported there, on the real `vscode` API, except that command ids,
+// the file system scheme, the webview panel serializer's view type and the log channel's name get
+// a suffix (they must be unique), the tree view is a stub (a second view with the same id would
+// take over the real one) and language-model tools are not registered. Each copy's files end in a
+// comment of their own, so V8 compiles them anew, as at a start. Used by the activation benchmark
+// and by the suites that check activation itself.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import Module from 'node:module';
 import * as path from 'node:path';
-import * as vm from 'node:vm';
+import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
-import { checkedCache, codeCacheName } from '../../src/boot/codeCache';
 import type { ExtensionApi } from '../../src/extension';
 import { EXTENSION_ID } from './util';
 
-/** The bundle the running extension was loaded from. */
+/** The entry point the running extension was loaded from (package.json's "main"). */
 export function runningBundle(): string {
-  return path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'extension.js');
+  return path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'extension.mjs');
 }
 
-/** Loads a new copy of `bundle` (not activated yet): its exports. */
-export function loadFreshCopy(bundle: string, tag: string): { activate(context: unknown): ExtensionApi | undefined } {
-  const source = fs.readFileSync(bundle, 'utf8');
-  const m = new Module(bundle, module) as Module & { _compile(src: string, file: string): void; require(id: string): unknown; paths: string[] };
-  m.filename = bundle;
-  m.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(bundle));
-  const shim = copyVscode(tag);
-  const requireOriginal = m.require.bind(m);
-  m.require = (id: string) => (id === 'vscode' ? shim : requireOriginal(id));
-  m._compile(`${source}\n// ${tag}\n`, bundle);
-  return m.exports as { activate(context: unknown): ExtensionApi | undefined };
+export interface CopyExports {
+  activate(context: unknown): ExtensionApi | undefined;
 }
+
+const COPY_APIS = Symbol.for('siteRevisions.copyApis');
 
 /**
- * Loads a new copy of `bundle` as dist/boot.js does (src/boot/codeCache.ts: the source read and
- * hashed to name its cache, the cache file read and its checksum checked, the module wrapper
- * compiled by vm.Script with the cache handed in), so that the activation benchmark can measure
- * a start that takes its compiled code from the cache in the real host. Copies must differ (V8's
- * in-memory compilation cache would answer an identical source, which no real start meets), and
- * a cache is valid only for its source: so each copy's source ends in a comment of the same
- * length (`tag` of a fixed length), and the cache made from one copy serves every other —
- * comments produce no code, and V8 checks a source's length. `writeCopyCache` writes that cache
- * from the copy whose script it is, in the loader's format.
+ * Copies the build next to `entry` (its .mjs files) into a new folder, each file ending in a
+ * comment with `tag`, its `vscode` import going to a module of this copy's own API (copyVscode);
+ * `omit` leaves files out (a chunk missing, as after an update under a running window). Gives the
+ * copy's entry point, for `importCopy`.
  */
-export function loadFreshCopyCached(bundle: string, tag: string, cacheFile?: string): { exports: { activate(context: unknown): ExtensionApi | undefined }; script: vm.Script; rejected: boolean } {
-  const raw = Buffer.concat([fs.readFileSync(bundle), Buffer.from(`\n// ${tag}\n`)]);
-  codeCacheName(bundle, raw); // the loader names the cache after the source's hash: its cost is part of a start
-  const cachedData = cacheFile ? checkedCache(fs.readFileSync(cacheFile)) : undefined;
-  if (cacheFile && !cachedData) throw new Error(`${cacheFile}: damaged`);
-  const script = new vm.Script(Module.wrap(raw.toString('latin1')), { filename: bundle, cachedData });
-  const shim = copyVscode(tag);
-  const requireOriginal = Module.createRequire(bundle);
-  const req = Object.assign((id: string) => (id === 'vscode' ? shim : requireOriginal(id)), requireOriginal);
-  const m = new Module(bundle, module);
-  m.filename = bundle;
-  const wrapper = script.runInThisContext() as (e: unknown, r: unknown, m: unknown, f: string, d: string) => void;
-  wrapper.call(m.exports, m.exports, req, m, bundle, path.dirname(bundle));
-  return { exports: m.exports as { activate(context: unknown): ExtensionApi | undefined }, script, rejected: cachedData !== undefined && script.cachedDataRejected === true };
+export function prepareCopy(entry: string, tag: string, omit: (file: string) => boolean = () => false): string {
+  const dist = path.dirname(entry);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-copy-'));
+  for (const name of fs.readdirSync(dist)) {
+    if (!name.endsWith('.mjs') || omit(name)) continue;
+    const source = fs.readFileSync(path.join(dist, name), 'utf8').replace(/from\s*"vscode"/g, 'from"./vscode-api.mjs"');
+    fs.writeFileSync(path.join(dir, name), `${source}\n// ${tag}\n`);
+  }
+  const apis = ((globalThis as Record<symbol, unknown>)[COPY_APIS] ??= new Map<string, unknown>()) as Map<string, unknown>;
+  apis.set(tag, copyVscode(tag));
+  // A module of named exports, as the host's own `vscode` module for an extension is.
+  const names = Object.getOwnPropertyNames(vscode).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default');
+  const shim = [`const api = globalThis[Symbol.for(${JSON.stringify(COPY_APIS.description)})].get(${JSON.stringify(tag)});`, ...names.map((k) => `export const ${k} = api[${JSON.stringify(k)}];`)].join('\n');
+  fs.writeFileSync(path.join(dir, 'vscode-api.mjs'), shim);
+  return path.join(dir, path.basename(entry));
 }
 
-/** Writes the code cache of a copy's script to `file` as the loader does (its SHA-256, then the data): its size. */
-export function writeCopyCache(script: vm.Script, file: string): number {
-  const data = script.createCachedData();
-  fs.writeFileSync(file, Buffer.concat([crypto.createHash('sha256').update(data).digest(), data]));
-  return data.length;
+/** Imports a copy made by prepareCopy (loads and evaluates it: what VS Code does before activate()). */
+export async function importCopy(entry: string): Promise<CopyExports> {
+  return (await import(pathToFileURL(entry).href)) as CopyExports;
+}
+
+/** A new copy of the extension built at `entry` (not activated yet): its exports. */
+export function loadFreshCopy(entry: string, tag: string): Promise<CopyExports> {
+  return importCopy(prepareCopy(entry, tag));
 }
 
 /** Disposes what a copy put in its context's subscriptions (never failing the caller). */

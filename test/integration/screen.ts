@@ -260,6 +260,11 @@ export class Screen {
     return (await this.texts({ selector: NOTIFICATION_MESSAGES })).map((t) => t.trim());
   }
 
+  /** The labels of the buttons drawn in notifications, toasts and center. */
+  async notificationButtons(): Promise<string[]> {
+    return (await this.texts({ selector: NOTIFICATION_MESSAGES.split(', ').map((s) => s.replace('.notification-list-item-message', '.notification-list-item-buttons-container .monaco-button')).join(', ') })).map((t) => t.trim());
+  }
+
   /** The links drawn inside notification messages (their texts), toasts and center. */
   notificationLinks(): Promise<string[]> {
     return this.texts({ selector: NOTIFICATION_MESSAGES.split(', ').map((s) => `${s} a`).join(', ') });

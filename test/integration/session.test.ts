@@ -223,7 +223,7 @@ describe('Session', function () {
       await (ctx.globalState as vscode.Memento).update('siteRevisions.expiredAccount', remembered);
       try {
         await control(url, 'reset-stats');
-        const copy = loadFreshCopy(runningBundle(), `session${Date.now().toString(36)}`).activate(ctx)!;
+        const copy = (await loadFreshCopy(runningBundle(), `session${Date.now().toString(36)}`)).activate(ctx)!;
         await copy.ready;
         assert.equal(copy.session.state, 'expired');
         // The view lists nothing and asks to sign in again (its welcome content), without a request.

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { Site } from '../../src/api/types';
 import { DEMO } from '../server/demo';
 import { SEARCH_DEMO } from '../server/seed-search';
+import { disposeCopy, freshContext, importCopy, prepareCopy, runningBundle } from './freshCopy';
 import { screen } from './screen';
 import { EXTENSION_ID, testService } from './util';
 
@@ -33,10 +34,10 @@ describe('Smoke', function () {
       const repo = path.resolve(__dirname, '..', '..', '..');
       assert.notEqual(path.resolve(e.extensionUri.fsPath), repo);
       // The installed copy holds the minified bundle and none of the sources.
-      for (const absent of ['src', 'test', 'out', 'node_modules', 'tsconfig.json', 'dist/extension.js.map']) {
+      for (const absent of ['src', 'test', 'out', 'node_modules', 'tsconfig.json', 'dist/extension.mjs.map']) {
         assert.ok(!fs.existsSync(path.join(e.extensionUri.fsPath, absent)), `${absent} is in the installed extension`);
       }
-      assert.doesNotMatch(fs.readFileSync(path.join(e.extensionUri.fsPath, 'dist', 'extension.js'), 'utf8'), /sourceMappingURL/);
+      assert.doesNotMatch(fs.readFileSync(path.join(e.extensionUri.fsPath, 'dist', 'extension.mjs'), 'utf8'), /sourceMappingURL/);
     }
     if (!e.isActive) await e.activate();
     assert.equal(e.isActive, true);
@@ -69,7 +70,7 @@ describe('Smoke', function () {
     for (const name of sorted.slice(0, 5)) assert.ok(rows.some((r) => r.startsWith(name)), `“${name}” is drawn (rows: ${JSON.stringify(rows.slice(0, 8))})`);
   });
 
-  it('History Search, a chunk of its own (dist/history.js), loads on its first command and draws what it found', async function () {
+  it('History Search, a chunk of its own, loads on its first command and draws what it found', async function () {
     const s = screen();
     if (!s) this.skip();
     const url = (await testService()).url;
@@ -77,8 +78,8 @@ describe('Smoke', function () {
     const sites = ((await (await fetch(`${url}/api/sites`, { method: 'POST', body })).json()) as { sites: Site[] }).sites;
     const site = sites.find((x) => x.name === SEARCH_DEMO.siteName);
     assert.ok(site, `the demo site ${SEARCH_DEMO.siteName}`);
-    // The command's stand-in loads the chunk, which registers the real command and runs it: what
-    // it finds comes through the extension's own session, store and client (one instance of each).
+    // The command registered at activation imports the chunk and runs its handler: what it finds
+    // comes through the extension's own session, store and client (one instance of each).
     const run = (await vscode.commands.executeCommand('siteRevisions.searchHistory', { site }, { query: { pattern: SEARCH_DEMO.marker, matchCase: true }, mode: 'changes' })) as { state?: string } | undefined;
     assert.equal(run?.state, 'done');
     await vscode.commands.executeCommand('siteRevisions.historySearch.focus');
@@ -89,7 +90,7 @@ describe('Smoke', function () {
     for (const [title, expanded] of [['Sites', true], ['History Search', false], ['Site Changes', false]] as const) await s!.setPaneExpanded(title, expanded);
   });
 
-  it('Toggle Revision Blame, a chunk of its own (dist/blameView.js), loads on its first command and says why a file outside a mapped folder has no blame', async function () {
+  it('Toggle Revision Blame, a chunk of its own, loads on its first command and says why a file outside a mapped folder has no blame', async function () {
     const s = screen();
     if (!s) this.skip();
     const folder = vscode.workspace.workspaceFolders?.[0];
@@ -108,7 +109,7 @@ describe('Smoke', function () {
     }
   });
 
-  it('New Site, whose host side is a chunk of its own (dist/siteEditorHost.js), opens the form in a tab of its own', async function () {
+  it('New Site, whose host side is a chunk of its own, opens the form in a tab of its own', async function () {
     const s = screen();
     if (!s) this.skip();
     await vscode.commands.executeCommand('siteRevisions.createSite');
@@ -116,6 +117,36 @@ describe('Smoke', function () {
       await s!.until(() => s!.tabTitles(), (t) => t.includes('New site'), 'the New site tab', 20000);
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
+  it('a file loaded on first use that is missing (the extension updated under this window) ends in “reload the window” with a Reload Window button, not a stack trace', async function () {
+    const s = screen();
+    if (!s) this.skip();
+    // A copy of the extension as shipped (../freshCopy.ts) without the chunk of History Search, as
+    // when VS Code replaced the extension's folder while this window runs the old version.
+    const dist = path.dirname(runningBundle());
+    const marker = 'siteRevisions.historySearch.running'; // a context key only History Search's code sets
+    const missing = fs.readdirSync(dist).filter((f) => f.endsWith('.mjs') && fs.readFileSync(path.join(dist, f), 'utf8').includes(marker));
+    assert.equal(missing.length, 1, `History Search's chunk: ${missing.join(', ')}`);
+    const tag = `missing${Date.now().toString(36)}`;
+    const entry = prepareCopy(runningBundle(), tag, (f) => f === missing[0]);
+    const ctx = freshContext((await testService()).url, DEMO.user.email, DEMO.user.password);
+    try {
+      (await importCopy(entry)).activate(ctx);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      // The copy's Search History (its commands carry the tag): it settles, without an error.
+      assert.equal(await vscode.commands.executeCommand(`siteRevisions.searchHistory.${tag}`), undefined);
+      await vscode.commands.executeCommand('notifications.showList');
+      const shown = await s!.until(() => s!.notifications(), (n) => n.some((m) => m.includes('Site Revisions was updated while this window was open: reload the window.')), 'the reload message drawn', 20000);
+      assert.deepEqual(shown.filter((m) => /Cannot find|ERR_MODULE_NOT_FOUND|\.mjs|failed/i.test(m)), [], 'no error text or stack trace');
+      assert.ok((await s!.notificationButtons()).includes('Reload Window'), 'a Reload Window button');
+      // Once more: the same single message, not a second one.
+      await vscode.commands.executeCommand(`siteRevisions.searchHistory.${tag}`);
+      assert.equal((await s!.notifications()).filter((m) => m.includes('reload the window')).length, 1);
+    } finally {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      disposeCopy(ctx);
     }
   });
 

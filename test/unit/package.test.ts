@@ -84,6 +84,11 @@ function compareVersions(a: number[], b: number[]): number {
   return 0;
 }
 
+/** The files of the build a module imports (`./chunk-….mjs`), statically or with import(). */
+function imports(js: string): string[] {
+  return [...js.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)"\.\/([\w.-]+\.mjs)"/g)].map((m) => m[1]!);
+}
+
 describe('package (.vsix)', function () {
   this.timeout(180_000);
   let buf: Buffer;
@@ -94,6 +99,17 @@ describe('package (.vsix)', function () {
     const e = entries.find((x) => x.name === name);
     assert.ok(e, `${name} is not in the package`);
     return zipRead(buf, e);
+  };
+  /** `entry` and the files of the package it imports, transitively. */
+  const reachable = (entry: string): Set<string> => {
+    const seen = new Set<string>();
+    const visit = (n: string) => {
+      if (seen.has(n) || !names.has(n)) return;
+      seen.add(n);
+      for (const f of imports(read(n).toString('utf8'))) visit(`extension/dist/${f}`);
+    };
+    visit(entry);
+    return seen;
   };
 
   before(function () {
@@ -121,13 +137,10 @@ describe('package (.vsix)', function () {
       'extension/readme.md',
       'extension/changelog.md',
       'extension/LICENSE.txt',
-      'extension/dist/boot.js',
-      'extension/dist/extension.js',
-      'extension/dist/undici.js',
-      'extension/dist/blame.js',
-      'extension/dist/history.js',
-      'extension/dist/blameView.js',
-      'extension/dist/siteEditorHost.js',
+      // The entry point and every chunk it imports, statically or on first use (and nothing else).
+      ...reachable('extension/dist/extension.mjs'),
+      // The search thread, started with new Worker() (not imported).
+      'extension/dist/searchWorker.js',
       'extension/dist/siteEditor.js',
       ...media,
       ...readmeImages(readme).map((f) => `extension/${f}`),
@@ -185,19 +198,15 @@ describe('package (.vsix)', function () {
     assert.deepEqual(bad, []);
   });
 
-  it('the bundles are minified, ASCII, have no source map; the manifest\'s main is the entry point that loads the extension\'s bundle', () => {
-    assert.equal(manifest.main, './dist/boot.js');
-    assert.match(read('extension/dist/boot.js').toString('utf8'), /"extension\.js"/, 'dist/boot.js loads dist/extension.js');
-    // ASCII: V8 compiles a one-byte string, and the entry point reads it without decoding UTF-8 (src/boot/codeCache.ts).
-    for (const n of [...names].filter((x) => /^extension\/dist\/.*\.js$/.test(x))) {
-      assert.ok(read(n).every((b) => b < 0x80), `${n} is not ASCII`);
-      // The entry point compiles the bundle and undici with vm.Script, which has no import() of its own (Node's hook for one is experimental and warns).
-      assert.doesNotMatch(read(n).toString('latin1'), /(^|[^\w$.])import\(/, `${n} has a dynamic import()`);
+  it('the build is minified, has no source map; the manifest\'s main is its ES-module entry point, and every file it imports is packaged', () => {
+    assert.equal(manifest.main, './dist/extension.mjs');
+    for (const n of [...names].filter((x) => /^extension\/dist\/.*\.mjs$/.test(x))) {
+      const js = read(n).toString('utf8');
+      assert.doesNotMatch(js, /sourceMappingURL/, n);
+      const lines = js.split('\n').length;
+      assert.ok(js.length < 2000 || js.length / lines > 500, `${n} does not look minified (${lines} lines for ${js.length} bytes)`);
+      for (const f of imports(js)) assert.ok(names.has(`extension/dist/${f}`), `${n} imports ./${f}, which is not in the package`);
     }
-    const js = read('extension/dist/extension.js').toString('utf8');
-    assert.doesNotMatch(js, /sourceMappingURL/);
-    const lines = js.split('\n').length;
-    assert.ok(js.length / lines > 1000, `dist/extension.js does not look minified (${lines} lines for ${js.length} bytes)`);
     // The site editor's webview script, bundled from src/ (no hand-written JavaScript in media/).
     const webview = read('extension/dist/siteEditor.js').toString('utf8');
     assert.doesNotMatch(webview, /sourceMappingURL/);

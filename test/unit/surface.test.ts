@@ -10,10 +10,8 @@ const srcDir = path.join(repoRoot, 'src') + path.sep;
 
 /** Exports used from outside src/ on purpose: `module: reason`. */
 const ENTRY_POINTS: Record<string, string> = {
-  'src/boot/main.ts: activate': 'called by VS Code (dist/boot.js is package.json\'s "main")',
-  'src/boot/main.ts: deactivate': 'called by VS Code',
-  'src/extension.ts: activate': 'called by src/boot/main.ts, which loads the bundle by its path',
-  'src/extension.ts: deactivate': 'called by src/boot/main.ts',
+  'src/extension.ts: activate': 'called by VS Code (dist/extension.mjs is package.json\'s "main")',
+  'src/extension.ts: deactivate': 'called by VS Code',
   'src/sites/siteForm.ts: formTexts': 'read by scripts/l10n-bundle.mjs to build the localisation bundle',
 };
 

@@ -19,14 +19,28 @@ export interface HostFigures {
     builtinsBefore?: string[];
     /** `await extension.activate()` as VS Code runs it, when it was not active yet. */
     firstActivateMs?: number;
-    /** Fresh copies of the bundle loaded and activated in this host. */
-    fresh?: { loadMs: number; activateMs: number; totalMs: number; readyMs: number; requests: number }[];
-    /** Fresh copies that took their compiled code from V8's code cache (made by a first copy), as dist/boot.js loads the bundle. */
-    cached?: { loadMs: number; activateMs: number; totalMs: number; rejected: boolean; cacheBytes: number }[];
+    /** Fresh copies of the extension (dist/extension.mjs and its chunks) loaded and activated in this host, compiled from source; then each one's first request (call → reply). */
+    fresh?: { loadMs: number; activateMs: number; totalMs: number; readyMs: number; requests: number; firstRequestMs: number }[];
   };
   actions: Record<string, Measured[]>;
   huge?: { bytes: number; samples: Measured[]; contentMs?: number[] };
+  /**
+   * Compare with Working File of the 20 MB revision, its working file open in an editor, with the
+   * diff editor's limit below it (the guard measures both sides and refuses): the host's event
+   * loop meanwhile (perf_hooks.monitorEventLoopDelay, 1 ms), with the content fetched (cold) and
+   * from memory (warm).
+   */
+  diffGuard?: { bytes: number; samples: { cold: boolean; ms: number; outcome: string; loop: LoopFigures }[] };
   /** Size of the bundle the fresh copies were loaded from. */
   bundleBytes?: number;
   errors: string[];
+}
+
+/** The event loop's delay over an action, in ms (the shape of bench/lib.ts's LoopDelay). */
+export interface LoopFigures {
+  maxMs: number;
+  p99Ms: number;
+  meanMs: number;
+  samples: number;
+  heldMs?: number;
 }
