@@ -1,11 +1,11 @@
 // Bundles the extension as ES modules: dist/extension.mjs (package.json's "main") and the chunks
 // esbuild's code splitting makes of what a dynamic `import()` reaches (dist/chunk-*.mjs), which
-// the platform loads on first use: undici on the first request (src/api/agents.ts), the revision
+// the platform loads on first use: undici on the first request (src/core/api/agents.ts), the revision
 // blame with its diff package, History Search with Site Changes and the language-model tools,
 // the editor features, the site editor's host side. A module both sides import is in a shared
 // chunk, one instance. `vscode` is provided by the host (an ES-module import of it, one module).
 // A second build, for the browser, bundles the site editor's webview script
-// (src/sites/webview/main.ts, with the form rules of src/sites/siteForm.ts and the message
+// (src/features/sites/webview/main.ts, with the form rules of src/features/sites/siteForm.ts and the message
 // protocol it shares with the extension) into dist/siteEditor.js: no `vscode`, no Node built-ins.
 // `--watch` rebuilds on every change (npm run watch runs it next to a type-checking
 // `tsc --watch`); `--production` minifies and leaves the test handles out.
@@ -72,7 +72,7 @@ const common = {
  * The extension's build (exported for the unit tests that build it: test/unit/bundle.test.ts).
  * Node's `require`, which the CommonJS packages bundled in (undici, diff) call for Node's
  * built-ins, and `__dirname` (the search thread's file is found next to the code that starts it:
- * src/search/offThread.ts) come from the banner: an ES module has neither.
+ * src/core/search/offThread.ts) come from the banner: an ES module has neither.
  */
 export const options = {
   ...common,
@@ -103,7 +103,7 @@ const browserOnly = {
 /** The site editor's webview script (exported for test/unit/siteEditor.bundle.test.ts). */
 export const webviewOptions = {
   ...common,
-  entryPoints: { siteEditor: 'src/sites/webview/main.ts' },
+  entryPoints: { siteEditor: 'src/features/sites/webview/main.ts' },
   format: 'iife',
   platform: 'browser',
   target: 'es2022',
@@ -111,14 +111,14 @@ export const webviewOptions = {
 };
 
 /**
- * The search thread (src/search/searchWorker.ts → dist/searchWorker.js): History Search's matching
- * runs there, off the extension host's thread (src/search/offThread.ts starts it from
+ * The search thread (src/core/search/searchWorker.ts → dist/searchWorker.js): History Search's matching
+ * runs there, off the extension host's thread (src/core/search/offThread.ts starts it from
  * `searchWorkerFile()`, the file next to the module that starts it). Its own small entry: no
  * `vscode`, nothing of the extension but the matcher.
  */
 export const workerOptions = {
   ...common,
-  entryPoints: { searchWorker: 'src/search/searchWorker.ts' },
+  entryPoints: { searchWorker: 'src/core/search/searchWorker.ts' },
   format: 'cjs',
   platform: 'node',
   target: 'node20',

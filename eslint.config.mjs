@@ -1,5 +1,5 @@
 // Lint: the recommended JavaScript and TypeScript rules, plus a guard that keeps `vscode`
-// out of the folders that run in plain Node (src/api, src/store, src/scheduler, src/blame, src/search, src/asof),
+// out of the folders that run in plain Node (src/core/api, src/core/store, src/core/scheduler, src/core/blame, src/core/search, src/core/asof),
 // and `vscode` and Node's built-ins out of what the site editor's webview script is bundled from.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
@@ -25,24 +25,24 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false, checkThenables: true }] },
   },
   {
-    files: ['src/api/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api must not depend on vscode.' }] }] },
+    files: ['src/core/api/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core/api must not depend on vscode.' }] }] },
   },
   {
-    files: ['src/store/**/*.ts', 'src/scheduler/**/*.ts', 'src/blame/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/store, src/scheduler and src/blame run in plain Node: they must not depend on vscode.' }] }] },
+    files: ['src/core/store/**/*.ts', 'src/core/scheduler/**/*.ts', 'src/core/blame/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core/store, src/core/scheduler and src/core/blame run in plain Node: they must not depend on vscode.' }] }] },
   },
   {
-    files: ['src/search/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/search runs in plain Node: it must not depend on vscode.' }] }] },
+    files: ['src/core/search/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core/search runs in plain Node: it must not depend on vscode.' }] }] },
   },
   {
-    files: ['src/asof/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/asof runs in plain Node: it must not depend on vscode.' }] }] },
+    files: ['src/core/asof/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core/asof runs in plain Node: it must not depend on vscode.' }] }] },
   },
   {
     // Bundled for the browser into dist/siteEditor.js (esbuild.mjs fails on these imports too).
-    files: ['src/sites/webview/**/*.ts', 'src/sites/protocol.ts', 'src/sites/siteForm.ts'],
+    files: ['src/features/sites/webview/**/*.ts', 'src/features/sites/protocol.ts', 'src/features/sites/siteForm.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: ['vscode', ...builtinModules, ...builtinModules.map((m) => `node:${m}`)].map((name) => ({ name, message: 'The site editor\'s webview runs in a browser: no vscode, no Node built-ins.' })),
@@ -54,15 +54,15 @@ export default tseslint.config(
     rules: {
       'no-console': 'error',
       // Notifications render [text](link) as live links: every message goes through
-      // src/ui/messages.ts, whose types only take text with inert values (see there).
+      // src/workbench/messages.ts, whose types only take text with inert values (see there).
       'no-restricted-properties': ['error', ...['showInformationMessage', 'showWarningMessage', 'showErrorMessage'].map((property) => ({
         property,
-        message: 'Use showInfo/showWarning/showError of src/ui/messages.ts: they only accept text whose interpolated values went through plain().',
+        message: 'Use showInfo/showWarning/showError of src/workbench/messages.ts: they only accept text whose interpolated values went through plain().',
       }))],
     },
   },
   {
-    files: ['src/ui/messages.ts'],
+    files: ['src/workbench/messages.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
 );

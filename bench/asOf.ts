@@ -1,4 +1,4 @@
-// The figures of a whole site as it was (src/asof) in `npm run bench`, measured by
+// The figures of a whole site as it was (src/core/asof) in `npm run bench`, measured by
 // bench/asOfChild.ts in fresh Node processes against the local service's search-scale site and
 // its staging twin (`--search-scale`, in a process of its own with `--latency 20`), read through
 // the RevisionStore with the request scheduler at concurrency 6 and a disk store, as the extension:

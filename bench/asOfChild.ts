@@ -1,4 +1,4 @@
-// One sample of the figures of a whole site as it was (src/asof), in a fresh Node process (plain
+// One sample of the figures of a whole site as it was (src/core/asof), in a fresh Node process (plain
 // Node, no vscode), against the local service's search-scale site (2,000 files × 20 revisions ×
 // 10 KB) and its staging twin, read as the extension reads: the RevisionStore over the client
 // with the request scheduler (concurrency 6) and, as by default, the account's disk store:
@@ -21,13 +21,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
-import { SiteRevisionClient } from '../src/api';
-import { compareSites, siteAsOf } from '../src/asof';
-import { folderWriter, zipWriter } from '../src/asof/export';
-import { RevisionStore } from '../src/revisions/store';
-import { RequestScheduler } from '../src/scheduler';
-import { isOffline } from '../src/sites/viewState';
-import { DiskStore } from '../src/store';
+import { SiteRevisionClient } from '../src/core/api';
+import { compareSites, siteAsOf } from '../src/core/asof';
+import { folderWriter, zipWriter } from '../src/core/asof/export';
+import { RevisionStore } from '../src/core/model/revisionStore';
+import { RequestScheduler } from '../src/core/scheduler';
+import { isOffline } from '../src/features/sites/viewState';
+import { DiskStore } from '../src/core/store';
 import { DEMO } from '../test/server/demo';
 import { SEARCH_SCALE_FILES, SEARCH_SCALE_SITE_ID, SEARCH_SCALE_TWIN_ID } from '../test/server/searchScale';
 

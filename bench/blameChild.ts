@@ -6,7 +6,7 @@
 // The workload (WORKLOAD below, test/unit/helpers/blameHistory.ts): a 5,000-line code-like file
 // with 50 revisions, each changing about 3 % of the lines (edits in place, insertions,
 // deletions, moved blocks, lines coming back), contents in memory.
-//   default    the blame as the extension runs it (src/blame, loaded through loadBlame()):
+//   default    the blame as the extension runs it (src/core/blame, loaded through loadBlame()):
 //              the whole history; re-attribution after a one-line edit; one newer revision
 //              taken in with extend();
 //   sliced     the history built as Toggle Revision Blame builds it (BlameHistory.build: the
@@ -16,8 +16,8 @@
 //              keeps the most).
 // Prints one JSON line on stdout.
 import { performance } from 'node:perf_hooks';
-import { loadBlame } from '../src/blame/load';
-import type { LineDiff } from '../src/blame/diff';
+import { loadBlame } from '../src/core/blame/load';
+import type { LineDiff } from '../src/core/blame/diff';
 import { generateHistory, replaceLine } from '../test/unit/helpers/blameHistory';
 import { CANDIDATES } from './diffCandidates';
 import { sampleLoopDelay, type LoopDelay } from './lib';

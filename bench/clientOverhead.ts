@@ -9,9 +9,9 @@
 // reported too.)
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
-import { SiteRevisionClient, siteForm } from '../src/api/client';
-import { loadUndici } from '../src/api/agents';
-import type { SiteFields } from '../src/api/types';
+import { SiteRevisionClient, siteForm } from '../src/core/api/client';
+import { loadUndici } from '../src/core/api/agents';
+import type { SiteFields } from '../src/core/api/types';
 import { DEMO } from '../test/server/demo';
 import { log, median, quantile } from './lib';
 

@@ -1,7 +1,7 @@
 // The line-diff packages compared for revision blame (bench/blameChild.ts; docs/benchmarks.md,
 // the Blame rows), each as a LineDiff: given two sequences of line ids, report the runs of a longest
 // common subsequence. Each is used as its documentation shows, with what it offers for arrays:
-//   fast-myers-diff          lcs(xs, ys) over the Int32Arrays (what src/blame/diff.ts uses)
+//   fast-myers-diff          lcs(xs, ys) over the Int32Arrays (what src/core/blame/diff.ts uses)
 //   @jest/diff-sequences     diffSequences(aLength, bLength, isCommon, foundSubsequence)
 //   diff (jsdiff)            diffArrays(old, new) → change objects
 //   diff-match-patch         line mode: each line id as one character, diff_main without a time-out
@@ -12,7 +12,7 @@
 // out of the bench because they took over 30 s on this workload: myers-diff (diffs texts, not
 // arrays) and fast-array-diff (README).
 import { createRequire } from 'node:module';
-import type { LineDiff } from '../src/blame/diff';
+import type { LineDiff } from '../src/core/blame/diff';
 
 const load = createRequire(__filename);
 
@@ -120,5 +120,5 @@ export const CANDIDATES: Record<string, () => LineDiff> = {
   },
 };
 
-/** The package src/blame/diff.ts uses. */
+/** The package src/core/blame/diff.ts uses. */
 export const CHOSEN = 'fast-myers-diff';

@@ -33,10 +33,10 @@
 //                with 50 revisions, re-attribution after an edit, and the line-diff packages
 //                compared under the same blame code (bench/blameChild.ts, bench/diffCandidates.ts);
 //                and the event loop while the blame is built in slices, as the extension builds it;
-//   8. search    History Search (src/search): one file's history, a whole-site scan and its
+//   8. search    History Search (src/core/search): one file's history, a whole-site scan and its
 //                cancellation against the service's search-scale data set, the issue's hostile
 //                regular expressions cut, each with the event loop sampled (bench/search.ts).
-//   9. asof      a whole site as it was (src/asof): the search-scale site as of a moment, cold
+//   9. asof      a whole site as it was (src/core/asof): the search-scale site as of a moment, cold
 //                and cached, its export against fs.cp, the compare with its staging twin
 //                (bench/asOf.ts).
 // Event-loop rows (issue "Trust", point 1): perf_hooks.monitorEventLoopDelay at 1 ms; targets

@@ -5,12 +5,12 @@
 //    (the store's de-duplication and newest-first sort, then the page).
 // Prints one JSON line on stdout.
 import { performance } from 'node:perf_hooks';
-import { parseEnvelope, toFiles, toRevisions } from '../src/api/validate';
-import { noRedaction } from '../src/util/redact';
-import type { RevisionSummary } from '../src/api/types';
-import { buildFolderModel, flatFiles, type FolderModel } from '../src/revisions/folders';
-import { pageOf } from '../src/revisions/paging';
-import { RevisionStore, type RevisionSource } from '../src/revisions/store';
+import { parseEnvelope, toFiles, toRevisions } from '../src/core/api/validate';
+import { noRedaction } from '../src/core/util/redact';
+import type { RevisionSummary } from '../src/core/api/types';
+import { buildFolderModel, flatFiles, type FolderModel } from '../src/core/model/folders';
+import { pageOf } from '../src/core/model/paging';
+import { RevisionStore, type RevisionSource } from '../src/core/model/revisionStore';
 import { HISTORY_PATH, LARGE_SITE_ID, LargeData } from '../test/server/large';
 
 const gc = (globalThis as { gc?: () => void }).gc;

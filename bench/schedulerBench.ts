@@ -8,9 +8,9 @@
 //    concurrency 6: the most in flight at once, counted by the service; and a user action
 //    (Get Sites) queued behind them: how many requests started between queueing it and its start.
 import { performance } from 'node:perf_hooks';
-import { SiteRevisionClient } from '../src/api/client';
-import { loadUndici } from '../src/api/agents';
-import { RequestScheduler, type AcquireOptions, type Priority, type Release } from '../src/scheduler';
+import { SiteRevisionClient } from '../src/core/api/client';
+import { loadUndici } from '../src/core/api/agents';
+import { RequestScheduler, type AcquireOptions, type Priority, type Release } from '../src/core/scheduler';
 import { DEMO } from '../test/server/demo';
 import { LARGE_SITE_ID } from '../test/server/large';
 import { log, median } from './lib';

@@ -1,4 +1,4 @@
-// The History Search figures of `npm run bench` (src/search), measured by bench/searchChild.ts in
+// The History Search figures of `npm run bench` (src/core/search), measured by bench/searchChild.ts in
 // fresh Node processes:
 //  - one file of 50 revisions × 200 KB: the first "changes" search of a process from the parsed
 //    reply, a text and a regular-expression query (alternating which goes first);
@@ -13,7 +13,7 @@
 //  - the event loop's delay (perf_hooks.monitorEventLoopDelay, 1 ms) during the first file
 //    search, during each scan from its file list on, and during each of the issue's hostile
 //    expressions (test/unit/helpers/hostile.ts) with the time until its search is cut.
-// The file searches run on the search thread as the extension runs them (src/search/offThread.ts),
+// The file searches run on the search thread as the extension runs them (src/core/search/offThread.ts),
 // with the same search on the calling thread beside them.
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -24,9 +24,9 @@
 // Prints one JSON line on stdout.
 import { performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
-import { SiteRevisionClient } from '../src/api';
-import { noRedaction, parseEnvelope, toRevisions } from '../src/api/validate';
-import { clientSource, compileQuery, OffThreadSearch, searchHistory, searchRevisions, SearchTimeoutError, type HistorySource, type RevisionText, type SearchQuery } from '../src/search';
+import { SiteRevisionClient } from '../src/core/api';
+import { noRedaction, parseEnvelope, toRevisions } from '../src/core/api/validate';
+import { clientSource, compileQuery, OffThreadSearch, searchHistory, searchRevisions, SearchTimeoutError, type HistorySource, type RevisionText, type SearchQuery } from '../src/core/search';
 import { HOSTILE, revisionsWith } from '../test/unit/helpers/hostile';
 import { sampleLoopDelay, type LoopDelay } from './lib';
 import { DEMO } from '../test/server/demo';
@@ -91,7 +91,7 @@ async function timeAsync<T>(fn: () => Promise<T>): Promise<{ ms: number; value: 
 }
 
 /**
- * The search as the extension runs it: on the search thread (src/search/offThread.ts). The first
+ * The search as the extension runs it: on the search thread (src/core/search/offThread.ts). The first
  * query of the process starts the thread (the first search's figure includes it); the second
  * finds it waiting. `inProcessMs`: the same search on this thread, as before the search thread
  * (the first of the process too, so it pays for compiling the matcher's code).

@@ -6,8 +6,8 @@
 //   node storeChild.js files <folder>      opens it, reads the file list and builds the folder model
 // Prints one JSON line on stdout.
 import { performance } from 'node:perf_hooks';
-import { buildFolderModel } from '../src/revisions/folders';
-import { DiskStore } from '../src/store';
+import { buildFolderModel } from '../src/core/model/folders';
+import { DiskStore } from '../src/core/store';
 import { LARGE_SITE_ID, LargeData } from '../test/server/large';
 
 const SITE = String(LARGE_SITE_ID);

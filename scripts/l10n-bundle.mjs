@@ -6,8 +6,8 @@
 //   extractor of VS Code's localisation tooling, `getL10nJson`);
 // - plus what l10n-dev cannot see, the small addition of this script:
 //   - the `t('…', …)` calls of the translator parameter that the modules running without `vscode`
-//     take (src/util/l10n.ts), and the `message('…', …)` calls (the texts of notifications and
-//     dialogs, src/ui/messages.ts): l10n-dev only knows `l10n.t`;
+//     take (src/core/util/l10n.ts), and the `message('…', …)` calls (the texts of notifications and
+//     dialogs, src/workbench/messages.ts): l10n-dev only knows `l10n.t`;
 //   - the site form's texts (labels, help, option labels, rule messages: formTexts() of the
 //     compiled out/src/sites/siteForm.js), which reach vscode.l10n.t as data;
 //   - two checks on every translated call: its message is a literal (a computed one could never be
@@ -33,11 +33,11 @@ export const bundleFile = path.join(root, 'l10n', 'bundle.l10n.json');
 /** The calls whose message is computed, by file and argument text; their messages reach the bundle another way. */
 export const DYNAMIC = [
   // The translator handed to the pure modules: forwards their `t('literal', …)` messages, which are collected from those calls.
-  { file: 'src/l10n.ts', arg: 'message' },
+  { file: 'src/workbench/l10n.ts', arg: 'message' },
   // The site form's labels, help, option labels and rule messages: formTexts() lists them.
-  { file: 'src/sites/siteEditor.ts', arg: 'text' },
+  { file: 'src/features/sites/siteEditor.ts', arg: 'text' },
   // The messages of notifications and dialogs: collected from the `message('literal', …)` calls.
-  { file: 'src/ui/messages.ts', arg: 'template' },
+  { file: 'src/workbench/messages.ts', arg: 'template' },
 ];
 
 function sourceFiles(dir = path.join(root, 'src')) {
@@ -50,7 +50,7 @@ function sourceFiles(dir = path.join(root, 'src')) {
   return out.sort();
 }
 
-/** 'l10n': `vscode.l10n.t` / `l10n.t` (l10n-dev extracts these); 't': a translator parameter or `message` of src/ui/messages.ts; undefined: neither. */
+/** 'l10n': `vscode.l10n.t` / `l10n.t` (l10n-dev extracts these); 't': a translator parameter or `message` of src/workbench/messages.ts; undefined: neither. */
 function translateCall(node) {
   const e = node.expression;
   if (ts.isIdentifier(e)) return e.text === 't' || e.text === 'message' ? 't' : undefined;

@@ -186,7 +186,7 @@ function watch() {
  * signs an Extension Development Host in (.vscode/launch.json).
  */
 async function service(rest) {
-  compileUnlessFresh('out/test/server/main.js', ['test/server', 'src/api']);
+  compileUnlessFresh('out/test/server/main.js', ['test/server', 'src/core/api']);
   const i = rest.indexOf('--autosignin');
   const autoSignIn = i >= 0 ? path.resolve(root, rest.splice(i, 2)[1] ?? '') : undefined;
   if (!autoSignIn) process.exit(await run(process.execPath, [path.join(root, 'out/test/server/main.js'), ...rest], {}, { orphanHangup: true }));

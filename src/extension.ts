@@ -1,25 +1,25 @@
 // Wires the features together. Activation makes no network call and does not load undici:
 // the first request does.
 import * as vscode from 'vscode';
-import { registerAuthCommands, startSession } from './auth/commands';
-import { Session } from './auth/session';
-import { affectsClient, onDidChangeSettings } from './config';
-import { Log } from './log';
-import { editors, registerSiteCommands } from './sites/commands';
-import { SitesModel } from './sites/sitesModel';
-import { SitesTreeProvider } from './sites/sitesTree';
-import { createSitesView } from './sites/sitesView';
-import { Notifier } from './ui/notify';
-import { registerRevisions, type RevisionsApi } from './revisions';
-import { setBackgroundSink } from './util/background';
-import { AccountCache } from './cache/accountCache';
-import { RequestScheduler } from './scheduler';
-import { readSettings } from './config';
-import type { BlameViewApi } from './blameView';
-import { registerBlameView } from './blameView/register';
-import type { HistoryFeatures } from './history/chunk';
-import { registerHistory } from './history/register';
-import { registerSiteAsOf } from './siteAsOf/register';
+import { registerAuthCommands, startSession } from './features/auth/commands';
+import { Session } from './features/auth/session';
+import { affectsClient, onDidChangeSettings } from './workbench/config';
+import { Log } from './workbench/log';
+import { editors, registerSiteCommands } from './features/sites/commands';
+import { SitesModel } from './features/sites/sitesModel';
+import { SitesTreeProvider } from './features/sites/sitesTree';
+import { createSitesView } from './features/sites/sitesView';
+import { Notifier } from './workbench/notify';
+import { registerRevisions, type RevisionsApi } from './features/revisions';
+import { setBackgroundSink } from './core/util/background';
+import { AccountCache } from './features/auth/accountCache';
+import { RequestScheduler } from './core/scheduler';
+import { readSettings } from './workbench/config';
+import type { BlameViewApi } from './features/editor';
+import { registerBlameView } from './features/editor/register';
+import type { HistoryFeatures } from './features/history/feature';
+import { registerHistory } from './features/history/register';
+import { registerSiteAsOf } from './features/siteAsOf/register';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark

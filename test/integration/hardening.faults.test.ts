@@ -6,10 +6,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import type { Outcome } from '../../src/revisions/outcome';
-import type { FileNode, MessageNode, RevisionNode } from '../../src/revisions/nodes';
-import type { SiteNode } from '../../src/sites/sitesTree';
-import type { TreeNode } from '../../src/tree/node';
+import type { Outcome } from '../../src/features/revisions/outcome';
+import type { FileNode, MessageNode, RevisionNode } from '../../src/features/revisions/nodes';
+import type { SiteNode } from '../../src/features/sites/sitesTree';
+import type { TreeNode } from '../../src/workbench/tree/node';
 import type { FaultKind, RequestRecord } from '../server';
 import { control, settled, signInDemo, stubWindow } from './support';
 import { ext, testService, waitFor } from './util';

@@ -7,10 +7,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import type { Outcome } from '../../src/revisions/outcome';
-import type { FileNode, RevisionNode } from '../../src/revisions/nodes';
-import type { SiteNode } from '../../src/sites/sitesTree';
-import type { TreeNode } from '../../src/tree/node';
+import type { Outcome } from '../../src/features/revisions/outcome';
+import type { FileNode, RevisionNode } from '../../src/features/revisions/nodes';
+import type { SiteNode } from '../../src/features/sites/sitesTree';
+import type { TreeNode } from '../../src/workbench/tree/node';
 import { control, isDisposed, signInDemo, stubWindow } from './support';
 import { ext, testService, waitFor, workspaceFolder } from './util';
 

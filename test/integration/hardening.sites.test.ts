@@ -9,9 +9,9 @@ import * as path from 'node:path';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import type { Site } from '../../src/api/types';
-import { SITE_STRING_FIELDS } from '../../src/api/types';
-import type { SiteNode } from '../../src/sites/sitesTree';
+import type { Site } from '../../src/core/api/types';
+import { SITE_STRING_FIELDS } from '../../src/core/api/types';
+import type { SiteNode } from '../../src/features/sites/sitesTree';
 import { startRawServer, TEST_CERT, TEST_KEY, type RawServer } from '../unit/helpers/rawServer';
 import { signInDemo } from './support';
 import { ext, testService, waitFor } from './util';
@@ -166,7 +166,7 @@ describe('Hardening: sites', function () {
     }
   });
 
-  it('the webview script (src/sites/webview/main.ts) inserts data only with textContent, value and attributes (static check)', () => {
+  it('the webview script (src/features/sites/webview/main.ts) inserts data only with textContent, value and attributes (static check)', () => {
     const file = vscode.Uri.joinPath(api.context.extensionUri, 'src', 'sites', 'webview', 'main.ts').fsPath;
     const code = stripComments(fs.readFileSync(file, 'utf8'));
     for (const [re, what] of [

@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import type { Site } from '../../src/api/types';
-import { TOOL_NAMES } from '../../src/lm/tools';
+import type { Site } from '../../src/core/api/types';
+import { TOOL_NAMES } from '../../src/features/tools/tools';
 import { DEMO } from '../server/demo';
 import { SEARCH_DEMO } from '../server/seed-search';
 import { control, reseededAndSignedIn, signInDemo } from './support';

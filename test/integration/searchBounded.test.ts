@@ -5,9 +5,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import type { Site } from '../../src/api/types';
-import { TOOL_NAMES } from '../../src/lm/tools';
-import type { SearchRun } from '../../src/searchView/historyView';
+import type { Site } from '../../src/core/api/types';
+import { TOOL_NAMES } from '../../src/features/tools/tools';
+import type { SearchRun } from '../../src/features/history/historyView';
 import { SEARCH_DEMO } from '../server/seed-search';
 import { HOSTILE } from '../unit/helpers/hostile';
 import { screenOrSkip } from './screen';

@@ -1,4 +1,4 @@
-// The site editor’s own script (src/sites/webview/main.ts, bundled as dist/siteEditor.js) in the real workbench: every flow is typed
+// The site editor’s own script (src/features/sites/webview/main.ts, bundled as dist/siteEditor.js) in the real workbench: every flow is typed
 // and clicked into the webview's form through Chromium — create, switch the server type, a
 // validation message, Ctrl+Enter to save, a failed save that keeps the input — not through the
 // host-side simulate() hook. Elements are found by their stable ids (f-<field>, save, banner…)

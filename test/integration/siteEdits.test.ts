@@ -4,8 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import { SERVER_TYPES, SITE_STRING_FIELDS, type Site } from '../../src/api/types';
-import type { SiteNode } from '../../src/sites/sitesTree';
+import { SERVER_TYPES, SITE_STRING_FIELDS, type Site } from '../../src/core/api/types';
+import type { SiteNode } from '../../src/features/sites/sitesTree';
 import { DEMO } from '../server/demo';
 import { screenOrSkip, type Screen } from './screen';
 import { control, reseededAndSignedIn, settled, stubWindow } from './support';

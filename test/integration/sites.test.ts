@@ -2,14 +2,14 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import { secretKey } from '../../src/auth/session';
-import { SiteNode } from '../../src/sites/sitesTree';
-import type { Site } from '../../src/api/types';
+import { secretKey } from '../../src/features/auth/session';
+import { SiteNode } from '../../src/features/sites/sitesTree';
+import type { Site } from '../../src/core/api/types';
 import { DEMO } from '../server/demo';
 import { ext, testService, waitFor } from './util';
 import { control, isDisposed, settled, signInDemo, stubWindow } from './support';
 import { screen } from './screen';
-import type { SiteRevisionClient } from '../../src/api';
+import type { SiteRevisionClient } from '../../src/core/api';
 
 describe('Sites', function () {
   this.timeout(60000);

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Site } from '../../src/api/types';
+import type { Site } from '../../src/core/api/types';
 import { DEMO } from '../server/demo';
 import { SEARCH_DEMO } from '../server/seed-search';
 import { disposeCopy, freshContext, importCopy, prepareCopy, runningBundle } from './freshCopy';

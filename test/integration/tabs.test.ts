@@ -6,9 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import type { RevisionNode } from '../../src/revisions/nodes';
-import type { SiteNode } from '../../src/sites/sitesTree';
-import { formatShortLocal } from '../../src/revisions/time';
+import type { RevisionNode } from '../../src/features/revisions/nodes';
+import type { SiteNode } from '../../src/features/sites/sitesTree';
+import { formatShortLocal } from '../../src/core/model/time';
 import { legacyRevisionUriComponents } from '../unit/helpers/legacyUri';
 import { screenOrSkip, type Screen } from './screen';
 import { control, signInDemo } from './support';

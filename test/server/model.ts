@@ -1,6 +1,6 @@
 // Stored shapes of the local service and the defaults of site fields.
 
-import { SITE_STRING_FIELDS, type SiteStringField } from '../../src/api/types';
+import { SITE_STRING_FIELDS, type SiteStringField } from '../../src/core/api/types';
 
 export interface StoredUser {
   id: number;

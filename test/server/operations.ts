@@ -1,7 +1,7 @@
 // The six operations of the service, on already-authenticated requests. Each returns the JSON
 // reply (always with `success`); errors are `{success:false, error}` with HTTP 200.
 
-import { SAVE_SITE_FIELDS, SAVE_SITE_FLAG_FIELDS, SERVER_TYPES, SITE_STRING_FIELDS } from '../../src/api/types';
+import { SAVE_SITE_FIELDS, SAVE_SITE_FLAG_FIELDS, SERVER_TYPES, SITE_STRING_FIELDS } from '../../src/core/api/types';
 import { siteDefaults, type StoredSite, type StoredUser } from './model';
 import { canRead, type Store } from './store';
 

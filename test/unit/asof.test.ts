@@ -1,4 +1,4 @@
-// A whole site as it was (src/asof): the moment a person types, the site as of it, two sites
+// A whole site as it was (src/core/asof): the moment a person types, the site as of it, two sites
 // compared, and the export writers — against the local service over real HTTP, through the
 // extension's RevisionStore with the request scheduler, as the extension reads.
 import * as assert from 'node:assert/strict';
@@ -6,14 +6,14 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SiteRevisionClient } from '../../src/api';
-import { compareSites, momentText, parseMoment, pickAsOf, siteAsOf, zoneText, MomentError } from '../../src/asof';
-import { ExportPathError, folderState, folderWriter, zipWriter } from '../../src/asof/export';
-import { sortNewestFirst } from '../../src/revisions/ordering';
-import { RevisionStore } from '../../src/revisions/store';
-import { RequestScheduler } from '../../src/scheduler';
-import { isOffline } from '../../src/sites/viewState';
-import { DiskStore } from '../../src/store';
+import { SiteRevisionClient } from '../../src/core/api';
+import { compareSites, momentText, parseMoment, pickAsOf, siteAsOf, zoneText, MomentError } from '../../src/core/asof';
+import { ExportPathError, folderState, folderWriter, zipWriter } from '../../src/core/asof/export';
+import { sortNewestFirst } from '../../src/core/model/ordering';
+import { RevisionStore } from '../../src/core/model/revisionStore';
+import { RequestScheduler } from '../../src/core/scheduler';
+import { isOffline } from '../../src/features/sites/viewState';
+import { DiskStore } from '../../src/core/store';
 import { DEMO, startService, type RunningService } from '../server';
 import { SEARCH_DEMO } from '../server/seed-search';
 import { zipEntries, zipRead } from '../host/zip';

@@ -1,9 +1,9 @@
-// Unit tests of revision blame on hand-made histories (src/blame/): which revision each line of
+// Unit tests of revision blame on hand-made histories (src/core/blame/): which revision each line of
 // a working text is attributed to. Each case has a single right answer (its longest common
 // subsequences all keep the same lines), except the one about ties, which says what any right
 // answer must satisfy. Histories are oldest first; `L` is a local change.
 import * as assert from 'node:assert/strict';
-import { Attribution, BlameHistory, LOCAL } from '../../src/blame';
+import { Attribution, BlameHistory, LOCAL } from '../../src/core/blame';
 import { generateHistory, replaceLine } from './helpers/blameHistory';
 
 const L = LOCAL;

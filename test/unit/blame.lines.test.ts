@@ -1,8 +1,8 @@
-// Unit tests of the line splitting under blame (src/blame/lines.ts): lines as VS Code numbers
+// Unit tests of the line splitting under blame (src/core/blame/lines.ts): lines as VS Code numbers
 // them, compared without terminators or byte order mark, and the text rebuilt exactly.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { joinLines, lineContents, splitLines } from '../../src/blame/lines';
+import { joinLines, lineContents, splitLines } from '../../src/core/blame/lines';
 
 describe('blame: lines', () => {
   it('ends a line at \\n, \\r\\n and a lone \\r; one line more than terminators', () => {

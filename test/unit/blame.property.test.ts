@@ -1,4 +1,4 @@
-// Property test of revision blame (src/blame/) against a naive attribution: the longest common
+// Property test of revision blame (src/core/blame/) against a naive attribution: the longest common
 // subsequence of each step by dynamic programming (O(n·m)), on small random histories.
 //
 // How the two are compared. Different longest common subsequences can tie (["x","y"] → ["y","x"]
@@ -21,7 +21,7 @@
 // splitting is checked too.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { BlameHistory, LOCAL } from '../../src/blame';
+import { BlameHistory, LOCAL } from '../../src/core/blame';
 import { generateHistory } from './helpers/blameHistory';
 
 /** L[i][j]: LCS length of a[i:] and b[j:]; C[i][j]: how many maximum matchings they have. */

@@ -1,8 +1,8 @@
-// Revision blame built in slices (BlameHistory.build, src/blame/blame.ts): the same history as
+// Revision blame built in slices (BlameHistory.build, src/core/blame/blame.ts): the same history as
 // `of`, the thread given back between revisions (other callbacks run while a long history is
 // blamed), and Cancel stops it between two revisions.
 import * as assert from 'node:assert/strict';
-import { BlameHistory } from '../../src/blame';
+import { BlameHistory } from '../../src/core/blame';
 import { generateHistory } from './helpers/blameHistory';
 import { turnsDuring } from './helpers/turns';
 

@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import type { BuildOptions, Metafile } from 'esbuild';
 import { createFakeVscode, fakeContext } from '../../bench/fakeVscode';
 import type { ExtensionApi } from '../../src/extension';
-import { HISTORY_COMMANDS } from '../../src/history/names';
+import { HISTORY_COMMANDS } from '../../src/features/history/names';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -76,7 +76,7 @@ describe('the build: ES modules split into chunks', function () {
 
   it('activation loads none of the code loaded on first use; each part of it is a chunk of its own, imported with import()', () => {
     const loaded = [...atActivation()].flatMap((o) => outputs.get(o)!.inputs);
-    assert.ok(loaded.includes('src/extension.ts') && loaded.includes('src/history/register.ts') && loaded.includes('src/blameView/register.ts'));
+    assert.ok(loaded.includes('src/extension.ts') && loaded.includes('src/features/history/register.ts') && loaded.includes('src/features/editor/register.ts'));
     for (const [entry, modules] of LAZY) {
       assert.deepEqual(loaded.filter((i) => modules.test(i)), [], `activation loads code of ${entry}`);
       const chunk = [...outputs].find(([, o]) => o.entryPoint && entry.test(o.entryPoint));

@@ -20,7 +20,7 @@ import {
   type ClientOptions,
   type Credentials,
   type RequestEvent,
-} from '../../src/api';
+} from '../../src/core/api';
 import { assertNoSecrets, EXPIRED_CERT, EXPIRED_KEY, rejectsWith, startRawServer, TEST_CERT, TEST_KEY, type RawResponse, type RawServer } from './helpers/rawServer';
 
 const PASSWORD = 'Pw-s3cret&=+ü';

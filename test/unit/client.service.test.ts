@@ -17,7 +17,7 @@ import {
   type Credentials,
   type RequestEvent,
   type SiteFields,
-} from '../../src/api';
+} from '../../src/core/api';
 import { DEMO, startService, type RunningService } from '../server';
 import { assertNoSecrets, rejectsWith } from './helpers/rawServer';
 

@@ -1,8 +1,8 @@
 // Pure helpers of the service client: excerpts, redaction, Retry-After, auth messages, URLs.
 import * as assert from 'node:assert/strict';
-import { AUTH_MESSAGE, isLoopbackHost, parseRetryAfter, parseServiceUrl, requireServiceUrl } from '../../src/api';
-import { bodyExcerpt, excerpt } from '../../src/api/validate';
-import { makeRedactor } from '../../src/util/redact';
+import { AUTH_MESSAGE, isLoopbackHost, parseRetryAfter, parseServiceUrl, requireServiceUrl } from '../../src/core/api';
+import { bodyExcerpt, excerpt } from '../../src/core/api/validate';
+import { makeRedactor } from '../../src/core/util/redact';
 
 describe('service client helpers', () => {
   it('excerpt: at most ~120 characters, control characters replaced, secret-looking values hidden', () => {

@@ -1,7 +1,7 @@
-// The lifecycle idiom (src/util/disposable.ts): what a class owns is disposed with it, once,
+// The lifecycle idiom (src/core/util/disposable.ts): what a class owns is disposed with it, once,
 // the last made first, even when one of them fails.
 import * as assert from 'node:assert/strict';
-import { Disposable, DisposableStore } from '../../src/util/disposable';
+import { Disposable, DisposableStore } from '../../src/core/util/disposable';
 
 function recorder(log: string[], name: string, fail = false) {
   return {

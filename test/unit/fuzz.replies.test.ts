@@ -19,9 +19,9 @@ import {
   SiteRevisionClient,
   type Credentials,
   type RequestEvent,
-} from '../../src/api';
-import { parseEnvelope, READ_PAYLOADS, toFiles, toRevision, toRevisions, toSaveResult, toSites } from '../../src/api/validate';
-import { makeRedactor } from '../../src/util/redact';
+} from '../../src/core/api';
+import { parseEnvelope, READ_PAYLOADS, toFiles, toRevision, toRevisions, toSaveResult, toSites } from '../../src/core/api/validate';
+import { makeRedactor } from '../../src/core/util/redact';
 import { caseArb, OPS, type FuzzCase, type OpName } from './helpers/fuzzReplies';
 import { startFuzzServer, WELL_FORMED_FRAMINGS, type FuzzServer } from './helpers/fuzzServer';
 import { assertNoSecrets } from './helpers/rawServer';

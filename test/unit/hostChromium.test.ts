@@ -3,7 +3,7 @@
 // install paths; a fake file system stands in for the machine.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { CHROMIUM_ENV, findChromium, type ChromiumSearch } from '../../test/host/install';
+import { CHROMIUM_ENV, findChromium, type ChromiumSearch } from '../host/install';
 
 function machine(platform: NodeJS.Platform, files: string[], env: NodeJS.ProcessEnv = {}): ChromiumSearch {
   const have = new Set(files);

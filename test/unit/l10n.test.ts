@@ -7,10 +7,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { relativeTime } from '../../src/revisions/time';
-import { safeSegments } from '../../src/revisions/safePath';
-import { duplicateName, formTexts, formToFields, initialValues, emptyValues, localizeSpec, fieldSpecs } from '../../src/sites/siteForm';
-import { english, formatMessage, type Translate } from '../../src/util/l10n';
+import { relativeTime } from '../../src/core/model/time';
+import { safeSegments } from '../../src/core/model/safePath';
+import { duplicateName, formTexts, formToFields, initialValues, emptyValues, localizeSpec, fieldSpecs } from '../../src/features/sites/siteForm';
+import { english, formatMessage, type Translate } from '../../src/core/util/l10n';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -46,7 +46,7 @@ describe('l10n (scripts/l10n-bundle.mjs, l10n/bundle.l10n.json)', () => {
   it('a message missing from the bundle is caught: a vscode.l10n.t one (l10n-dev) and a translator parameter’s t() one (the script’s addition)', async () => {
     const file = fs.readFileSync(path.join(repoRoot, 'l10n', 'bundle.l10n.json'), 'utf8');
     const bundle = JSON.parse(file) as Record<string, unknown>;
-    // 'Sign In…' is a vscode.l10n.t message (src/auth); 'just now' only a t() one (src/revisions/time.ts).
+    // 'Sign In…' is a vscode.l10n.t message (src/features/auth); 'just now' only a t() one (src/core/model/time.ts).
     for (const k of ['Sign In…', 'just now']) assert.ok(k in bundle, k);
     delete bundle['Sign In…'];
     delete bundle['just now'];

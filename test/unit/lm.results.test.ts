@@ -1,8 +1,8 @@
 // The language-model tools' input reading and result shaping (plain Node).
 import * as assert from 'node:assert/strict';
-import type { Site } from '../../src/api/types';
-import { ContentConsent } from '../../src/lm/consent';
-import { capContent, findSite, getRevisionInput, LIMITS, limitOf, searchHistoryInput, siteChangesInput, siteSummary, ToolInputError } from '../../src/lm/results';
+import type { Site } from '../../src/core/api/types';
+import { ContentConsent } from '../../src/features/tools/consent';
+import { capContent, findSite, getRevisionInput, LIMITS, limitOf, searchHistoryInput, siteChangesInput, siteSummary, ToolInputError } from '../../src/features/tools/results';
 
 function site(id: string, name: string, extra: Partial<Site> = {}): Site {
   return { id, name, server_type: 'FTP', domain: 'h', dir: '/', web_url: '', shared: false, ftp_pass: 'secret-ftp', db_password: 'secret-db', ...extra } as Site;

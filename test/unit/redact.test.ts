@@ -1,12 +1,12 @@
-// The one redaction mechanism (src/util/redact.ts) that both the service client (a fixed set per
+// The one redaction mechanism (src/core/util/redact.ts) that both the service client (a fixed set per
 // set of credentials) and the log (a growing set, plus secret-looking fields) use.
 import * as assert from 'node:assert/strict';
-import { hideSecretFields, makeRedactor, noRedaction, Secrets } from '../../src/util/redact';
+import { hideSecretFields, makeRedactor, noRedaction, Secrets } from '../../src/core/util/redact';
 
 const SECRET = 'a b&c"ü/%';
 const FORMS = [SECRET, encodeURIComponent(SECRET), new URLSearchParams({ s: SECRET }).toString().slice(2), JSON.stringify(SECRET).slice(1, -1)];
 
-describe('redaction (src/util/redact.ts)', () => {
+describe('redaction (src/core/util/redact.ts)', () => {
   it('the log’s growing set hides what the client’s fixed set hides, in every encoded form', () => {
     const fixed = makeRedactor([SECRET]);
     const log = new Secrets();

@@ -1,4 +1,4 @@
-// One account's data never reaches another's (src/revisions/store.ts): two accounts on two
+// One account's data never reaches another's (src/core/model/revisionStore.ts): two accounts on two
 // instances of the local service whose sites share ids (both are seeded alike), a real request
 // of account A in flight when account B signs in (without signing out first), as the extension
 // does it: the store's `disk` follows the session to B's disk store and the store is cleared.
@@ -7,11 +7,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SiteRevisionClient } from '../../src/api';
-import { RevisionStore } from '../../src/revisions/store';
-import { RequestScheduler } from '../../src/scheduler';
-import { isOffline } from '../../src/sites/viewState';
-import { DiskStore } from '../../src/store';
+import { SiteRevisionClient } from '../../src/core/api';
+import { RevisionStore } from '../../src/core/model/revisionStore';
+import { RequestScheduler } from '../../src/core/scheduler';
+import { isOffline } from '../../src/features/sites/viewState';
+import { DiskStore } from '../../src/core/store';
 import { DEMO, startService, type RunningService } from '../server';
 
 describe('revisions: one account’s data never reaches another’s (two accounts, local service)', function () {

@@ -1,5 +1,5 @@
 // The revision store with the account's disk store and the request scheduler behind it
-// (src/revisions/store.ts over src/store and src/scheduler), against the local service over
+// (src/core/model/revisionStore.ts over src/core/store and src/core/scheduler), against the local service over
 // real HTTP: what a window reload costs, lists shown from disk and refreshed behind, offline,
 // cancellation of shared loads, a revision larger than the memory cache, bulk contents, and the
 // bound of one file's history in memory.
@@ -7,12 +7,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SiteRevisionClient } from '../../src/api';
-import { HistoryTooLargeError, RevisionStore, type ListUpdate, type RevisionStoreOptions } from '../../src/revisions/store';
-import { RequestScheduler } from '../../src/scheduler';
-import { revisionStoreSource, searchHistory } from '../../src/search';
-import { isOffline } from '../../src/sites/viewState';
-import { DiskStore } from '../../src/store';
+import { SiteRevisionClient } from '../../src/core/api';
+import { HistoryTooLargeError, RevisionStore, type ListUpdate, type RevisionStoreOptions } from '../../src/core/model/revisionStore';
+import { RequestScheduler } from '../../src/core/scheduler';
+import { revisionStoreSource, searchHistory } from '../../src/core/search';
+import { isOffline } from '../../src/features/sites/viewState';
+import { DiskStore } from '../../src/core/store';
 import { DEMO, startService, type RunningService } from '../server';
 
 describe('revisions: store with the disk cache (local service)', function () {

@@ -1,7 +1,7 @@
-// Unit tests of the folder model of a site's revision files (src/revisions/folders.ts).
+// Unit tests of the folder model of a site's revision files (src/core/model/folders.ts).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { buildFolderModel, displaySegments, EMPTY_NAME, flatFiles, naturalCompare, type FolderEntry, type FolderModel } from '../../src/revisions/folders';
+import { buildFolderModel, displaySegments, EMPTY_NAME, flatFiles, naturalCompare, type FolderEntry, type FolderModel } from '../../src/core/model/folders';
 
 /** A folder by its display key ('' is the root), walked as the tree is expanded. */
 function findFolder(model: FolderModel, key: string): FolderEntry | undefined {

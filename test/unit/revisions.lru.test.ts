@@ -1,7 +1,7 @@
-// Unit tests of the byte-bounded LRU of revision contents (src/revisions/lru.ts).
+// Unit tests of the byte-bounded LRU of revision contents (src/core/model/lru.ts).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ByteLru } from '../../src/revisions/lru';
+import { ByteLru } from '../../src/core/model/lru';
 
 const bytes = (n: number) => new Uint8Array(n);
 

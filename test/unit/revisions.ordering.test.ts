@@ -1,7 +1,7 @@
-// Unit tests of revision ordering and dates (src/revisions/ordering.ts).
+// Unit tests of revision ordering and dates (src/core/model/ordering.ts).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compareIdsDescending, parseRevisionDate, sortNewestFirst } from '../../src/revisions/ordering';
+import { compareIdsDescending, parseRevisionDate, sortNewestFirst } from '../../src/core/model/ordering';
 
 describe('revisions: ordering', () => {
   it('parses YYYY-MM-DD HH:MM:SS as UTC; tolerates T, a fraction and an explicit UTC zone', () => {

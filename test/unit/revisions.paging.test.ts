@@ -1,7 +1,7 @@
-// Unit tests of the paging of long revision lists (src/revisions/paging.ts).
+// Unit tests of the paging of long revision lists (src/core/model/paging.ts).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { loadMore, pageOf } from '../../src/revisions/paging';
+import { loadMore, pageOf } from '../../src/core/model/paging';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 

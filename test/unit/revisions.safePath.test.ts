@@ -1,7 +1,7 @@
-// Unit tests of joining revision paths to the mapped local folder (src/revisions/safePath.ts).
+// Unit tests of joining revision paths to the mapped local folder (src/core/model/safePath.ts).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { isInside, joinInside, protectedFolder, relativeSegments, restoreRefusal, safeSegments } from '../../src/revisions/safePath';
+import { isInside, joinInside, protectedFolder, relativeSegments, restoreRefusal, safeSegments } from '../../src/core/model/safePath';
 
 function refused(raw: string): string {
   const r = safeSegments(raw);

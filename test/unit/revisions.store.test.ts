@@ -1,9 +1,9 @@
-// Unit tests of the revision store (src/revisions/store.ts): caching, merging of identical
+// Unit tests of the revision store (src/core/model/revisionStore.ts): caching, merging of identical
 // concurrent requests, content sent with a list, refresh and account changes.
 import * as assert from 'node:assert/strict';
-import type { Revision, RevisionSummary } from '../../src/api/types';
-import { SiteRevisionClient } from '../../src/api';
-import { RevisionStore, digest, type RevisionSource } from '../../src/revisions/store';
+import type { Revision, RevisionSummary } from '../../src/core/api/types';
+import { SiteRevisionClient } from '../../src/core/api';
+import { RevisionStore, digest, type RevisionSource } from '../../src/core/model/revisionStore';
 import { startRawServer } from './helpers/rawServer';
 import { DEMO, startService } from '../server';
 

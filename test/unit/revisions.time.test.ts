@@ -1,6 +1,6 @@
-// Unit tests of how revision dates are shown (src/revisions/time.ts).
+// Unit tests of how revision dates are shown (src/core/model/time.ts).
 import * as assert from 'node:assert/strict';
-import { formatLocal, formatUtc, relativeTime } from '../../src/revisions/time';
+import { formatLocal, formatUtc, relativeTime } from '../../src/core/model/time';
 
 const now = Date.UTC(2024, 5, 15, 12, 0, 0);
 const s = 1000;

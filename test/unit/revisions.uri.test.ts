@@ -1,9 +1,9 @@
-// Unit tests of revision document addresses (src/revisions/uri.ts).
+// Unit tests of revision document addresses (src/core/model/uri.ts).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { isRevisionDocument, labelText, parseRevisionUriComponents, revisionUriComponents } from '../../src/revisions/uri';
+import { isRevisionDocument, labelText, parseRevisionUriComponents, revisionUriComponents } from '../../src/core/model/uri';
 import { legacyRevisionUriComponents } from './helpers/legacyUri';
-import { formatShortLocal } from '../../src/revisions/time';
+import { formatShortLocal } from '../../src/core/model/time';
 
 describe('revisions: revision URIs', () => {
   it('has the file path as its path (language mode, breadcrumbs); ids, exact path and label in a JSON query', () => {

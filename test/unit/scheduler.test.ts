@@ -1,10 +1,10 @@
-// The request scheduler (src/scheduler) in front of the service client, against the local
+// The request scheduler (src/core/scheduler) in front of the service client, against the local
 // service over real HTTP: concurrency counted at the service, priorities, coalescing of identical
 // reads, cancellation, Retry-After holding the whole origin, and writes that are never shared or
 // retried.
 import * as assert from 'node:assert/strict';
-import { CancelledError, HttpStatusError, SiteRevisionClient, type ClientOptions, type RequestEvent } from '../../src/api';
-import { RequestScheduler, type SchedulerEvent } from '../../src/scheduler';
+import { CancelledError, HttpStatusError, SiteRevisionClient, type ClientOptions, type RequestEvent } from '../../src/core/api';
+import { RequestScheduler, type SchedulerEvent } from '../../src/core/scheduler';
 import { DEMO, startService, type RunningService } from '../server';
 import { rejectsWith } from './helpers/rawServer';
 import { until } from './helpers/wait';

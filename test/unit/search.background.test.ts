@@ -1,5 +1,5 @@
-// Scans stay in the background, and a cancel cancels (src/search/source.ts over the extension's
-// RevisionStore, src/revisions/store.ts): History Search and Site Changes against the local
+// Scans stay in the background, and a cancel cancels (src/core/search/source.ts over the extension's
+// RevisionStore, src/core/model/revisionStore.ts): History Search and Site Changes against the local
 // service over real HTTP, with the request scheduler at concurrency 2 as the extension has it
 // (what the scheduler hands out is what reaches the service):
 // - every store read of a scan carries the scan's signal and background priority;
@@ -10,12 +10,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SiteRevisionClient } from '../../src/api';
-import { MAX_BEHIND, RevisionStore } from '../../src/revisions/store';
-import { RequestScheduler } from '../../src/scheduler';
-import { directSchedule, revisionStoreSource, scanSiteChanges, searchHistory, type SourceCallOptions, type StoreReads } from '../../src/search';
-import { isOffline } from '../../src/sites/viewState';
-import { DiskStore } from '../../src/store';
+import { SiteRevisionClient } from '../../src/core/api';
+import { MAX_BEHIND, RevisionStore } from '../../src/core/model/revisionStore';
+import { RequestScheduler } from '../../src/core/scheduler';
+import { directSchedule, revisionStoreSource, scanSiteChanges, searchHistory, type SourceCallOptions, type StoreReads } from '../../src/core/search';
+import { isOffline } from '../../src/features/sites/viewState';
+import { DiskStore } from '../../src/core/store';
 import { DEMO, startService, type RunningService } from '../server';
 import { SEARCH_SCALE_FILES, SEARCH_SCALE_SITE_ID } from '../server/searchScale';
 import { SEARCH_DEMO } from '../server/seed-search';

@@ -1,5 +1,5 @@
 // History Search's matching on its own thread, bounded in time and cancellable
-// (src/search/offThread.ts, src/search/searchWorker.ts): the three hostile expressions of the
+// (src/core/search/offThread.ts, src/core/search/searchWorker.ts): the three hostile expressions of the
 // "Trust" issue are cut at their budget with a message that says where and what to change;
 // Cancel ends a search in the middle of one catastrophic match and the thread with it; the host's
 // event loop keeps running meanwhile; ordinary queries give what the in-process search gives.
@@ -21,7 +21,7 @@ import {
   type RevisionText,
   type SearchMode,
   type SearchQuery,
-} from '../../src/search';
+} from '../../src/core/search';
 import { HOSTILE, revisionsWith } from './helpers/hostile';
 
 /** A HistorySource over files held in memory (the engine's interface; the scan tests use the service). */

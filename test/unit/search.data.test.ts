@@ -2,8 +2,8 @@
 // the demo history of Marketing Drive (seed-search.ts), the search-scale data set
 // (searchScale.ts), and the request log's arrival times and in-flight counts.
 import * as assert from 'node:assert/strict';
-import { SiteRevisionClient } from '../../src/api';
-import { oldestFirst } from '../../src/search';
+import { SiteRevisionClient } from '../../src/core/api';
+import { oldestFirst } from '../../src/core/search';
 import { DEMO, startService, type RunningService } from '../server';
 import { SEARCH_DEMO } from '../server/seed-search';
 import { SEARCH_SCALE_BYTES, SEARCH_SCALE_FILES, SEARCH_SCALE_MARKED, SEARCH_SCALE_REVISIONS, SEARCH_SCALE_SITE_ID } from '../server/searchScale';

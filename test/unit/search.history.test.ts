@@ -1,7 +1,7 @@
-// History Search over one file's revisions (src/search/history.ts): "changes" (count differs from
+// History Search over one file's revisions (src/core/search/history.ts): "changes" (count differs from
 // the revision before) and "contains", in date order whatever the input order.
 import * as assert from 'node:assert/strict';
-import { compileQuery, searchRevisions, type RevisionText } from '../../src/search';
+import { compileQuery, searchRevisions, type RevisionText } from '../../src/core/search';
 
 const M = 'TODO-SEARCH-MARKER';
 

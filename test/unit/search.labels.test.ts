@@ -1,6 +1,6 @@
-// The words of the History Search and Site Changes views (src/search/labels.ts).
+// The words of the History Search and Site Changes views (src/core/search/labels.ts).
 import * as assert from 'node:assert/strict';
-import { dayLabel, hitLabel, periodLabel, progressLabel, Zone } from '../../src/search';
+import { dayLabel, hitLabel, periodLabel, progressLabel, Zone } from '../../src/core/search';
 
 describe('search: labels', () => {
   it('a hit says what changed (changes) or how many matches (contains), with grouped numbers', () => {

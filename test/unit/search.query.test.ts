@@ -1,7 +1,7 @@
-// The History Search matcher (src/search/query.ts): text / regular expression, match case, whole
+// The History Search matcher (src/core/search/query.ts): text / regular expression, match case, whole
 // word, counts, first-match previews, CRLF and non-ASCII text, huge lines, empty matches, errors.
 import * as assert from 'node:assert/strict';
-import { compileQuery, crlfAwareEnd, PREVIEW_BEFORE, PREVIEW_MAX, QueryError, type SearchQuery } from '../../src/search';
+import { compileQuery, crlfAwareEnd, PREVIEW_BEFORE, PREVIEW_MAX, QueryError, type SearchQuery } from '../../src/core/search';
 
 const count = (q: SearchQuery, text: string) => compileQuery(q).count(text);
 

@@ -1,12 +1,12 @@
-// The views' HistorySource (revisionStoreSource, src/search/source.ts) over the extension's RevisionStore, against
+// The views' HistorySource (revisionStoreSource, src/core/search/source.ts) over the extension's RevisionStore, against
 // the local service's demo data: what it finds, that every content read goes at background
 // priority with the scan's signal, and that it keeps nothing of its own (a repeated search is
 // served by the store's cache: no content request).
 import * as assert from 'node:assert/strict';
-import { SiteRevisionClient } from '../../src/api';
-import type { CallOptions } from '../../src/api/types';
-import { RevisionStore, type RevisionSource } from '../../src/revisions/store';
-import { directSchedule, revisionStoreSource, searchHistory } from '../../src/search';
+import { SiteRevisionClient } from '../../src/core/api';
+import type { CallOptions } from '../../src/core/api/types';
+import { RevisionStore, type RevisionSource } from '../../src/core/model/revisionStore';
+import { directSchedule, revisionStoreSource, searchHistory } from '../../src/core/search';
 import { DEMO, startService, type RunningService } from '../server';
 import { SEARCH_DEMO } from '../server/seed-search';
 

@@ -1,9 +1,9 @@
-// The scan engine (src/search/scan.ts) over real HTTP against the local service: the demo facts
+// The scan engine (src/core/search/scan.ts) over real HTTP against the local service: the demo facts
 // of Marketing Drive (test/server/seed-search.ts), requests per scope, streaming, progress,
 // bounded concurrency and cancellation counted at the service, failures, the async iterator,
 // and Site Changes from the revision lists.
 import * as assert from 'node:assert/strict';
-import { SiteRevisionClient } from '../../src/api';
+import { SiteRevisionClient } from '../../src/core/api';
 import {
   clientSource,
   oldestFirst,
@@ -16,7 +16,7 @@ import {
   type RevisionText,
   type Schedule,
   type ScanProgress,
-} from '../../src/search';
+} from '../../src/core/search';
 import { DEMO, startService, type RunningService } from '../server';
 import { SEARCH_DEMO } from '../server/seed-search';
 

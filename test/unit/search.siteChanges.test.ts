@@ -1,7 +1,7 @@
-// Site Changes (src/search/siteChanges.ts): local calendar days in a given time zone, periods,
+// Site Changes (src/core/search/siteChanges.ts): local calendar days in a given time zone, periods,
 // the day → file → revision grouping, the author filter and the "Open Changes" pair.
 import * as assert from 'node:assert/strict';
-import { parseDay, periodStart, PeriodError, SiteChangesBuilder, Zone, ZoneError, type ChangesDay } from '../../src/search';
+import { parseDay, periodStart, PeriodError, SiteChangesBuilder, Zone, ZoneError, type ChangesDay } from '../../src/core/search';
 
 const iso = (t: number) => new Date(t).toISOString();
 /** `YYYY-MM-DD HH:MM:SS` (UTC) of an ISO time, as the service writes dates. */

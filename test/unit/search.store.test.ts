@@ -6,10 +6,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SiteRevisionClient } from '../../src/api';
-import { RequestScheduler } from '../../src/scheduler';
-import { directSchedule, searchHistory, storeSource } from '../../src/search';
-import { DiskStore } from '../../src/store';
+import { SiteRevisionClient } from '../../src/core/api';
+import { RequestScheduler } from '../../src/core/scheduler';
+import { directSchedule, searchHistory, storeSource } from '../../src/core/search';
+import { DiskStore } from '../../src/core/store';
 import { DEMO, startService, type RunningService } from '../server';
 import { SEARCH_DEMO } from '../server/seed-search';
 

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SERVER_TYPES, SITE_STRING_FIELDS } from '../../src/api/types';
+import { SERVER_TYPES, SITE_STRING_FIELDS } from '../../src/core/api/types';
 import { DEMO, startService, type FaultKind, type RunningService } from '../server/index';
 
 type Json = Record<string, unknown> & { success: boolean; error?: string };

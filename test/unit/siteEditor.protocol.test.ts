@@ -1,9 +1,9 @@
-// The site editor's protocol (src/sites/protocol.ts): what the webview keeps for a reload never
+// The site editor's protocol (src/features/sites/protocol.ts): what the webview keeps for a reload never
 // holds a typed password, and what comes back after a reload (the webview's, so untrusted) is
 // checked like a message. The reload itself, in the real workbench: test/host/reload.ts.
 import * as assert from 'node:assert/strict';
-import { parseEditorState, parseMessage, savedState, MAX_MESSAGE_VALUE_LENGTH } from '../../src/sites/protocol';
-import { defaultValues, type FormValues } from '../../src/sites/siteForm';
+import { parseEditorState, parseMessage, savedState, MAX_MESSAGE_VALUE_LENGTH } from '../../src/features/sites/protocol';
+import { defaultValues, type FormValues } from '../../src/features/sites/siteForm';
 
 const typed = (): FormValues => ({ ...defaultValues('FTP'), name: 'Shop', domain: 'ftp.shop.example', ftp_pass: 'Typed-Pa55', db_password: 'Db-Pa55' });
 

@@ -1,7 +1,7 @@
-// Unit tests of the site form model (src/sites/siteForm.ts). The site editor's webview script is
-// bundled with this same module (src/sites/webview/main.ts), so its rules are these.
+// Unit tests of the site form model (src/features/sites/siteForm.ts). The site editor's webview script is
+// bundled with this same module (src/features/sites/webview/main.ts), so its rules are these.
 import * as assert from 'node:assert/strict';
-import { SAVE_SITE_FIELDS, SERVER_TYPES, SITE_STRING_FIELDS, type SaveSiteField, type ServerType, type Site } from '../../src/api/types';
+import { SAVE_SITE_FIELDS, SERVER_TYPES, SITE_STRING_FIELDS, type SaveSiteField, type ServerType, type Site } from '../../src/core/api/types';
 import {
   COMMON_FIELDS,
   defaultValues,
@@ -22,7 +22,7 @@ import {
   type FieldSpec,
   type FormValues,
   type PasswordEdited,
-} from '../../src/sites/siteForm';
+} from '../../src/features/sites/siteForm';
 
 const NOT_EDITED: PasswordEdited = { ftp_pass: false, db_password: false };
 const BOTH_EDITED: PasswordEdited = { ftp_pass: true, db_password: true };

@@ -1,12 +1,12 @@
-// fetchAllContents (src/store/bulk.ts) against the local service over real HTTP, through a
+// fetchAllContents (src/core/store/bulk.ts) against the local service over real HTTP, through a
 // client with the request scheduler, into a disk store in a temp folder.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SiteRevisionClient } from '../../src/api';
-import { RequestScheduler } from '../../src/scheduler';
-import { DiskStore, fetchAllContents } from '../../src/store';
+import { SiteRevisionClient } from '../../src/core/api';
+import { RequestScheduler } from '../../src/core/scheduler';
+import { DiskStore, fetchAllContents } from '../../src/core/store';
 import { DEMO, startService, type RunningService } from '../server';
 import { startRawServer } from './helpers/rawServer';
 import { until } from './helpers/wait';

@@ -1,10 +1,10 @@
-// A large revision encoded and hashed in slices (src/store/slices.ts), as the revision store and
+// A large revision encoded and hashed in slices (src/core/store/slices.ts), as the revision store and
 // the disk store do it for the content of one revision (a 20 MB one in the diff guard's bench row):
 // the same bytes and digest as in one go, and the event loop turns between the slices.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { encodeSliced, sha256Sliced, SLICE } from '../../src/store/slices';
+import { encodeSliced, sha256Sliced, SLICE } from '../../src/core/store/slices';
 import { turnsDuring } from './helpers/turns';
 
 describe('store: large contents encoded and hashed in slices', function () {

@@ -1,4 +1,4 @@
-// The disk store (src/store) on real files in a temp folder: contents and lists, LRU eviction
+// The disk store (src/core/store) on real files in a temp folder: contents and lists, LRU eviction
 // and size accounting, de-duplication, corrupt and torn entries, atomic writes across a killed
 // process, two instances and two processes on one folder, permissions, "off", and secrets.
 import * as assert from 'node:assert/strict';
@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SiteRevisionClient, type Site } from '../../src/api';
-import { accountFolderName, CACHED_SITE_FIELDS, DiskStore } from '../../src/store';
+import { SiteRevisionClient, type Site } from '../../src/core/api';
+import { accountFolderName, CACHED_SITE_FIELDS, DiskStore } from '../../src/core/store';
 import { DEMO, startService } from '../server';
 
 const KB = 1024;

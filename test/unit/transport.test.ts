@@ -1,10 +1,10 @@
-// The transport (src/api/http.ts) where the connection itself hangs: a loopback server that
+// The transport (src/core/api/http.ts) where the connection itself hangs: a loopback server that
 // accepts TCP and never answers the TLS handshake. undici's own abort waits for a pending
 // connection (up to its 10 s connect time-out); the attempt must end on its own time-out or
 // cancellation instead, with nothing sent.
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
-import { CancelledError, SiteRevisionClient, TimeoutError } from '../../src/api';
+import { CancelledError, SiteRevisionClient, TimeoutError } from '../../src/core/api';
 import { listenLoopback, rejectsWith } from './helpers/rawServer';
 
 describe('transport: a connection that never completes', function () {

@@ -1,9 +1,9 @@
-// The one function that takes user:password@ out of a site's hosts and URLs (src/api/userinfo.ts),
+// The one function that takes user:password@ out of a site's hosts and URLs (src/core/api/userinfo.ts),
 // used by the disk cache, the Sites view, Copy Site Details, the quick picks and the tools.
 import * as assert from 'node:assert/strict';
-import type { Site } from '../../src/api/types';
-import { withoutSiteUserinfo, withoutUserinfo } from '../../src/api/userinfo';
-import { cachedSite } from '../../src/store/lists';
+import type { Site } from '../../src/core/api/types';
+import { withoutSiteUserinfo, withoutUserinfo } from '../../src/core/api/userinfo';
+import { cachedSite } from '../../src/core/store/lists';
 
 /** Each input, stripped, is its expected text. */
 function strips(cases: [string, string][]): void {

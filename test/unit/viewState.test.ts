@@ -3,9 +3,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AuthError, HttpStatusError, InvalidReplyError, NetworkError, RedirectError, ServiceError, TimeoutError } from '../../src/api/errors';
-import { asSentence } from '../../src/util/l10n';
-import { failureOf, serviceWordsOf, VIEW_PROBLEMS, VIEW_STATES, type ViewState } from '../../src/sites/viewState';
+import { AuthError, HttpStatusError, InvalidReplyError, NetworkError, RedirectError, ServiceError, TimeoutError } from '../../src/core/api/errors';
+import { asSentence } from '../../src/core/util/l10n';
+import { failureOf, serviceWordsOf, VIEW_PROBLEMS, VIEW_STATES, type ViewState } from '../../src/features/sites/viewState';
 
 /** The states that explain a failure (the rest: signed out, loading, the list, no sites). */
 const FAILURE_STATES = VIEW_STATES.filter((s) => !(['signedOut', 'loading', 'ready', 'empty'] as ViewState[]).includes(s));

@@ -4,7 +4,7 @@
 // arbitrary JSON and bytes, HTML error pages, empty, truncated and invalid-UTF-8 bodies, wrong
 // content types, every status from 100 to 599, interim 1xx responses and broken framing.
 import fc from 'fast-check';
-import { SITE_STRING_FIELDS } from '../../../src/api/types';
+import { SITE_STRING_FIELDS } from '../../../src/core/api/types';
 import type { Framing, WireReply } from './fuzzServer';
 
 export const OPS = ['getSites', 'saveSite', 'deleteSite', 'getRevisionFiles', 'getRevisions', 'getRevision'] as const;

@@ -1,6 +1,6 @@
 // The revision URI as the extension made it before tab titles named the revision
 // (`?s=…&r=…&p=…`): links and restored tabs of that form must still open.
-import { revisionUriPath, type RevisionAddress } from '../../../src/revisions/uri';
+import { revisionUriPath, type RevisionAddress } from '../../../src/core/model/uri';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -5,7 +5,7 @@
 //   node storeChild.js writer <folder> <tag> <n>     stores n contents "<tag>-<i>" under site
 //       <tag>, compacting halfway, then prints "DONE".
 import * as fs from 'node:fs';
-import { DiskStore } from '../../../src/store';
+import { DiskStore } from '../../../src/core/store';
 
 async function main(): Promise<void> {
   const [mode, folder, tag, count] = process.argv.slice(2);

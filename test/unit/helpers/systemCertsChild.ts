@@ -4,7 +4,7 @@
 // systemCertificates, and prints one JSON line with the outcomes.
 //   node systemCertsChild.js '{"url":"https://127.0.0.1:PORT","proxy":"http://127.0.0.1:PORT"}'
 import * as tls from 'node:tls';
-import { isApiError, SiteRevisionClient } from '../../../src/api';
+import { isApiError, SiteRevisionClient } from '../../../src/core/api';
 
 interface Args {
   url: string;

@@ -1,6 +1,0 @@
-// Public surface of the service client. No `vscode` import anywhere under src/api.
-export { SiteRevisionClient, OPERATIONS, MAX_RETRY_AFTER_MS, type ClientOptions, type RequestEvent } from './client';
-export { isLoopbackHost, parseServiceUrl, requireServiceUrl, type ServiceUrl } from './url';
-export { parseRetryAfter, AUTH_MESSAGE } from './validate';
-export * from './errors';
-export * from './types';

@@ -1,0 +1,167 @@
+// The disk cache of the signed-in account (src/core/store's DiskStore), below the folder VS Code gives
+// the extension (context.globalStorageUri): `store/<accountFolderName>` — a hash of the service
+// and the email, so neither appears in a path — folders 0700, files 0600.
+//
+// - One store per account, opened when the session has an account, bounded by
+//   `siteRevisions.cache.maxSizeMB` (0: off, and what it held is deleted).
+// - Sign-out, or signing in as another account (or to another service), deletes the previous
+//   account's folder; an expired session keeps it (the same account signs in again).
+// - "Site Revisions: Clear Cache" deletes every account's folder after asking, and says how much
+//   it freed. The log says the cache's size when a store opens.
+// fs.promises is read where it is used, so that activating does not load it (see esbuild.mjs).
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Session } from './session';
+import { onDidChangeSettings, readSettings } from '../../workbench/config';
+import type { Log } from '../../workbench/log';
+import { accountFolderName, DiskStore } from '../../core/store';
+import { message, plain, showInfo, showWarning } from '../../workbench/messages';
+import { background } from '../../core/util/background';
+import { mb } from '../../core/util/bytes';
+
+interface Opened {
+  key: string;
+  folder: string;
+  store: Promise<DiskStore>;
+}
+
+export class AccountCache implements vscode.Disposable {
+  /** Where every account's folder is (undefined: the host gives no storage folder, so no disk cache). */
+  readonly root: string | undefined;
+  private opened: Opened | undefined;
+  /** Deletions and openings happen one after another (a folder is never deleted while reopened). */
+  private chain: Promise<unknown> = Promise.resolve();
+  private readonly subs: vscode.Disposable[] = [];
+  private readonly _onDidClear = new vscode.EventEmitter<void>();
+  /** Fires after Clear Cache (the memory caches drop too). */
+  readonly onDidClear = this._onDidClear.event;
+
+  constructor(
+    context: vscode.ExtensionContext,
+    private readonly session: Session,
+    private readonly log: Log,
+  ) {
+    const storage = (context as Partial<vscode.ExtensionContext>).globalStorageUri;
+    this.root = storage ? path.join(storage.fsPath, 'store') : undefined;
+    this.subs.push(
+      session.onDidChange(() => this.follow()),
+      onDidChangeSettings((e) => {
+        if (!e.affectsConfiguration('siteRevisions.cache.maxSizeMB')) return;
+        const bytes = readSettings().diskCacheBytes;
+        const o = this.opened;
+        if (o) background('Resizing the disk cache', o.store.then((s) => s.setMaxBytes(bytes)));
+      }),
+      vscode.commands.registerCommand('siteRevisions.clearCache', () => this.clearCommand()),
+      this._onDidClear,
+    );
+    this.follow();
+  }
+
+  /** The store of the signed-in account, once open; undefined when signed out. (Off: a store that is not `enabled`.) */
+  current(): Promise<DiskStore | undefined> {
+    return this.opened?.store ?? Promise.resolve(undefined);
+  }
+
+  /** The folder of the signed-in account's store (tests and the secrets scan read it). */
+  get folder(): string | undefined {
+    return this.opened?.folder;
+  }
+
+  /** Opens, switches or closes the store to match the session's account. */
+  private follow(): void {
+    const acc = this.session.state === 'signedOut' ? undefined : this.session.account;
+    let key: string | undefined;
+    if (acc) {
+      try {
+        key = accountFolderName(acc.serviceUrl, acc.email);
+      } catch {
+        key = undefined;
+      }
+    }
+    if (key === this.opened?.key) return;
+    const previous = this.opened;
+    this.opened = undefined;
+    if (previous) {
+      // Signed out, or another account: the previous account's cache goes with it, whatever
+      // happens to its last write (a full disk).
+      this.chain = this.chain.then(async () => {
+        const s = await previous.store.catch(() => undefined);
+        if (s) await s.destroy();
+        await fsp.rm(previous.folder, { recursive: true, force: true });
+        this.log.info('The disk cache of the previous account was deleted.');
+      }).catch((e: unknown) => this.log.warn(`The disk cache of the previous account could not be deleted (${(e as Error).message}).`));
+    }
+    if (!key || !this.root) return;
+    const folder = path.join(this.root, key);
+    const store = this.chain.then(async () => {
+      const s = new DiskStore(folder, { maxBytes: readSettings().diskCacheBytes, log: (m) => this.log.warn(m) });
+      await s.ready;
+      const st = s.stats();
+      this.log.info(
+        s.enabled ? `Disk cache: ${mb(st.bytes)} in ${st.entries} entries (bound ${mb(st.maxBytes)})` : st.maxBytes === 0 ? 'Disk cache: off (siteRevisions.cache.maxSizeMB is 0)' : 'Disk cache: not usable (see above)',
+      );
+      return s;
+    });
+    this.chain = store.catch(() => undefined);
+    this.opened = { key, folder, store };
+  }
+
+  /** Deletes everything cached on disk, every account's; returns the bytes freed. */
+  async clear(): Promise<number> {
+    const root = this.root;
+    if (!root) return 0;
+    const run = this.chain.then(async () => {
+      const freed = await folderBytes(root);
+      const o = this.opened;
+      const s = o ? await o.store : undefined;
+      // The open store deletes its own files (and stays usable); other folders are removed.
+      if (s) await s.clear();
+      const names = await fsp.readdir(root).catch((): string[] => []);
+      for (const n of names) if (n !== o?.key) await fsp.rm(path.join(root, n), { recursive: true, force: true });
+      return freed - (await folderBytes(root));
+    });
+    this.chain = run.catch(() => undefined);
+    const freed = await run;
+    this.log.info(`Disk cache cleared: ${mb(freed)} freed.`);
+    this._onDidClear.fire();
+    return freed;
+  }
+
+  private async clearCommand(): Promise<number | undefined> {
+    const size = this.root ? await folderBytes(this.root) : 0;
+    const clear = vscode.l10n.t('Clear Cache');
+    const choice = await showWarning(
+      message('Delete the revisions and lists Site Revisions keeps on this computer ({0})?', plain(mb(size))),
+      { modal: true, detail: message('They are fetched from the service again when needed. Nothing on the service is touched.') },
+      clear,
+    );
+    if (choice !== clear) return undefined;
+    const freed = await this.clear();
+    background('The Clear Cache message', showInfo(message('Site Revisions: the cache was cleared ({0} freed).', plain(mb(freed)))));
+    return freed;
+  }
+
+  dispose(): void {
+    this.subs.forEach((d) => d.dispose());
+    const o = this.opened;
+    if (o) background('Closing the disk cache', o.store.then((s) => s.dispose()));
+  }
+}
+
+/** Bytes of the files below a folder (0 when it is not there). */
+async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await fsp.readdir(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) total += await folderBytes(p);
+    else total += await fsp.stat(p).then((s) => s.size, () => 0);
+  }
+  return total;
+}

@@ -1,0 +1,130 @@
+// "Restore Checked…" of both views: the checked files, each to one revision, in ONE undoable
+// WorkspaceEdit into the site's mapped folder, after ONE confirmation that lists them. Files
+// that no longer exist locally are created. The safety is the single restore's
+// (src/features/revisions: FolderMapping.resolveRestoreTarget — safe path segments, strictly inside the
+// folder, no symbolic link leading out, nothing into .git or .vscode): a path it refuses is
+// listed as not restored.
+import * as vscode from 'vscode';
+import type { Site } from '../../core/api/types';
+import type { Log } from '../../workbench/log';
+import type { RevisionsApi } from '../revisions';
+import { addRestoreEdit } from '../revisions/workingFile';
+import { FolderMapping } from '../revisions/mapping';
+import { whenAndWho } from '../revisions/nodes';
+import { inform, message, plain, showWarning, type MessageText } from '../../workbench/messages';
+import { displayText } from '../../core/util/text';
+
+/** One file to restore, and to which revision. */
+export interface RestoreTarget {
+  site: Site;
+  path: string;
+  revision: { id: string; date: string; author: string; time: number | undefined };
+}
+
+export interface RestoreOutcome {
+  /** The working files edited or created. */
+  restored: vscode.Uri[];
+  /** Paths refused (with why). */
+  refused: { path: string; reason: string }[];
+  cancelled: boolean;
+}
+
+interface Planned {
+  target: RestoreTarget;
+  uri: vscode.Uri;
+  exists: boolean;
+  text: string;
+}
+
+const decoder = new TextDecoder('utf-8');
+
+function shown(uri: vscode.Uri): string {
+  return uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
+}
+
+async function existsAsFile(uri: vscode.Uri): Promise<boolean | 'folder'> {
+  try {
+    const st = await vscode.workspace.fs.stat(uri);
+    return st.type & vscode.FileType.File ? true : 'folder';
+  } catch {
+    return false;
+  }
+}
+
+export async function restoreMany(targets: RestoreTarget[], revisions: RevisionsApi, log: Log): Promise<RestoreOutcome> {
+  const outcome: RestoreOutcome = { restored: [], refused: [], cancelled: false };
+  if (!targets.length) {
+    inform(message('Check the files to restore first (the boxes in front of them).'));
+    return outcome;
+  }
+  // The folder of each site, asked once.
+  const folders = new Map<string, vscode.Uri>();
+  for (const t of targets) {
+    if (folders.has(t.site.id)) continue;
+    const folder = await revisions.folders.ensure(t.site, vscode.l10n.t('Choose the local folder of “{0}” to restore the checked files into.', displayText(t.site.name)));
+    if (!folder) return { ...outcome, cancelled: true };
+    folders.set(t.site.id, folder);
+  }
+  const planned: Planned[] = [];
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading the revisions to restore') }, async () => {
+    for (const t of targets) {
+      const w = FolderMapping.resolveRestoreTarget(folders.get(t.site.id)!, t.path);
+      if (!w.ok) {
+        log.warn(`Restore Checked refused a revision path: ${w.reason}`);
+        outcome.refused.push({ path: t.path, reason: w.reason });
+        continue;
+      }
+      const text = decoder.decode(await revisions.store.content(t.site.id, t.revision.id));
+      planned.push({ target: t, uri: w.uri, exists: false, text });
+    }
+  });
+  // What the user confirms is what happens: looked at again after the confirmation, and asked
+  // again when a file appeared or went meanwhile.
+  let confirmed: string | undefined;
+  for (let asked = 0; ; asked++) {
+    for (const p of planned) {
+      const e = await existsAsFile(p.uri);
+      if (e === 'folder') {
+        outcome.refused.push({ path: p.target.path, reason: vscode.l10n.t('{0} is a folder, not a file.', shown(p.uri)) });
+        planned.splice(planned.indexOf(p), 1);
+        continue;
+      }
+      p.exists = e;
+    }
+    if (!planned.length) {
+      inform(message('None of the checked files can be restored: {0}', plain(outcome.refused.map((r) => r.reason).join(' '))));
+      return outcome;
+    }
+    const state = planned.map((p) => `${p.exists}`).join();
+    if (confirmed !== state) {
+      if (asked >= 3) throw new Error(vscode.l10n.t('The checked files keep appearing and disappearing; nothing was restored.'));
+      if (!(await confirm(planned, outcome.refused))) return { ...outcome, cancelled: true };
+      confirmed = state;
+      continue;
+    }
+    const edit = new vscode.WorkspaceEdit();
+    for (const p of planned) await addRestoreEdit(edit, p.uri, p.exists, p.text);
+    if (await vscode.workspace.applyEdit(edit)) break;
+    if (planned.map((p) => `${p.exists}`).join() === state && (await Promise.all(planned.map((p) => existsAsFile(p.uri)))).map(String).join() === state) {
+      throw new Error(vscode.l10n.t('VS Code did not apply the restore of the checked files.'));
+    }
+  }
+  outcome.restored = planned.map((p) => p.uri);
+  log.info(`Restored ${planned.length} files in one edit: ${planned.map((p) => `${p.target.site.id}:${p.target.revision.id}`).join(', ')}`);
+  inform(message('Restored {0} files in one edit. Save All to keep them; one Undo reverts them all.', planned.length));
+  return outcome;
+}
+
+async function confirm(planned: Planned[], refused: { path: string; reason: string }[]): Promise<boolean> {
+  const lines = planned.map((p) => {
+    const who = whenAndWho({ time: p.target.revision.time, item: p.target.revision });
+    return p.exists ? vscode.l10n.t('{0} — revision of {1}', shown(p.uri), who) : vscode.l10n.t('{0} — revision of {1} (created: it does not exist)', shown(p.uri), who);
+  });
+  const skipped = refused.map((r) => vscode.l10n.t('Not restored: {0}', r.reason));
+  // One line per file, each made inert on its own (a line break between inert lines links nothing).
+  const detail = [...lines, ...(skipped.length ? ['', ...skipped] : []), '', vscode.l10n.t('Unsaved changes in these files are replaced too; one Undo brings everything back.')].map((l) => plain(l)).join('\n') as MessageText;
+  const button = planned.length === 1 ? vscode.l10n.t('Restore 1 File') : vscode.l10n.t('Restore {0} Files', planned.length);
+  const title = planned.length === 1 ? message('Restore 1 file to the checked revision?') : message('Restore {0} files to the checked revisions?', planned.length);
+  const pick = await showWarning(title, { modal: true, detail }, button);
+  return pick === button;
+}

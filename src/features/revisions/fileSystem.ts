@@ -1,0 +1,143 @@
+// Revision documents: a read-only FileSystemProvider for `site-revision:` URIs (see uri.ts).
+//
+// Why a FileSystemProvider (registered with isReadonly) rather than a TextDocumentContentProvider:
+// - the editor knows the document is read-only and says so ("Revisions are read-only — use
+//   Restore Revision"), instead of offering edits that cannot be saved;
+// - `stat` reports the real size, so VS Code's own large-file and binary guards apply, and
+//   `workspace.fs.readFile` works on revision URIs (Save As…, copy, other extensions);
+// - the content is served from the store's LRU: reopening, diffing and `stat` after `readFile`
+//   reuse the one Get Revision request.
+import * as vscode from 'vscode';
+import { isApiError } from '../../core/api/errors';
+import { describeError } from '../../workbench/notify';
+import { isOffline } from '../sites/viewState';
+import { fileName, revisionLabel, type RevisionRef } from './nodes';
+import type { RevisionStore } from '../../core/model/revisionStore';
+import { isRevisionDocument, parseRevisionUriComponents, revisionUriComponents, REVISION_SCHEME, type RevisionAddress, type RevisionLabel } from '../../core/model/uri';
+import { Disposable } from '../../core/util/disposable';
+
+/** The document of a revision; `label` names it in its tab (see uri.ts). */
+export function revisionUri(a: RevisionAddress, label?: RevisionLabel): vscode.Uri {
+  return vscode.Uri.from({ scheme: REVISION_SCHEME, ...revisionUriComponents(a, label) });
+}
+
+/** The document of a listed revision, titled with its date and author (what every command opens). */
+export function revisionDocumentUri(ref: RevisionRef): vscode.Uri {
+  return revisionUri({ siteId: ref.site.id, revisionId: ref.item.id, path: ref.path }, revisionLabel(ref));
+}
+
+export function parseRevisionUri(uri: vscode.Uri): RevisionAddress | undefined {
+  return uri.scheme === REVISION_SCHEME ? parseRevisionUriComponents(uri.path, uri.query) : undefined;
+}
+
+/** The revision documents a tab shows (a diff shows two). */
+function tabUris(tab: vscode.Tab): vscode.Uri[] {
+  const i = tab.input;
+  if (i instanceof vscode.TabInputText) return [i.uri];
+  if (i instanceof vscode.TabInputTextDiff) return [i.original, i.modified];
+  return [];
+}
+
+export class RevisionFileSystem extends Disposable implements vscode.FileSystemProvider {
+  /**
+   * Loads under way, by document URI: closing the last tab that shows the document aborts its
+   * load (the request too, unless another document of the same revision waits for it).
+   */
+  private readonly loads = new Map<string, AbortController>();
+  private readonly _onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  /** Never fires: a revision never changes. */
+  readonly onDidChangeFile = this._onDidChangeFile.event;
+
+  /**
+   * @param whenReady resolves once the stored session is restored: a window that reopens with
+   * revision tabs asks for their content while the extension is still activating (activation
+   * event onFileSystem:site-revision), before the secrets are read.
+   */
+  constructor(
+    private readonly store: RevisionStore,
+    private readonly whenReady: () => Promise<unknown> = () => Promise.resolve(),
+  ) {
+    super();
+    this.own(this._onDidChangeFile);
+  }
+
+  static register(store: RevisionStore, whenReady?: () => Promise<unknown>): { provider: RevisionFileSystem; disposable: vscode.Disposable } {
+    const provider = new RevisionFileSystem(store, whenReady);
+    const readonlyMessage = new vscode.MarkdownString(vscode.l10n.t('This is a stored revision of a site file; it cannot be changed. Use **{0}** to bring it back into the working file.', vscode.l10n.t('Restore Revision')));
+    const reg = vscode.workspace.registerFileSystemProvider(REVISION_SCHEME, provider, { isReadonly: readonlyMessage, isCaseSensitive: true });
+    const tabs = vscode.window.tabGroups.onDidChangeTabs((e) => provider.tabsClosed(e.closed));
+    return { provider, disposable: vscode.Disposable.from(reg, tabs, provider) };
+  }
+
+  /** Tabs were closed: the loads of documents no tab shows any more are aborted. */
+  tabsClosed(closed: readonly vscode.Tab[]): void {
+    if (!this.loads.size) return;
+    const gone = new Set(closed.flatMap(tabUris).filter((u) => u.scheme === REVISION_SCHEME).map((u) => u.toString()));
+    if (!gone.size) return;
+    for (const group of vscode.window.tabGroups.all) for (const tab of group.tabs) for (const u of tabUris(tab)) gone.delete(u.toString());
+    for (const key of gone) this.loads.get(key)?.abort();
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const a = parseRevisionUri(uri);
+    // Anything that is not a revision document (a folder of its breadcrumbs, which keeps its
+    // query…) is an empty folder.
+    if (!a || !isRevisionDocument(uri.path, a)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
+    const bytes = await this.load(uri, a);
+    // The revision's date as the file time, when its list is loaded.
+    const found = this.store.findListed(a.siteId, a.revisionId);
+    const time = (found && found.list.items[found.index]?.time) ?? 0;
+    return { type: vscode.FileType.File, ctime: time, mtime: time, size: bytes.byteLength, permissions: vscode.FilePermission.Readonly };
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const a = parseRevisionUri(uri);
+    if (!a || !isRevisionDocument(uri.path, a)) throw vscode.FileSystemError.FileIsADirectory(uri);
+    return this.load(uri, a);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  private async load(uri: vscode.Uri, a: RevisionAddress): Promise<Uint8Array> {
+    const cached = this.store.peekContent(a.siteId, a.revisionId);
+    if (cached) return cached;
+    const key = uri.toString();
+    let ac = this.loads.get(key);
+    if (!ac || ac.signal.aborted) this.loads.set(key, (ac = new AbortController()));
+    const mine = ac;
+    try {
+      await this.whenReady().catch(() => undefined);
+      return await this.store.content(a.siteId, a.revisionId, { signal: mine.signal, priority: 'user' });
+    } catch (e) {
+      if (isApiError(e) && e.kind === 'cancelled') throw vscode.FileSystemError.Unavailable(uri);
+      if (isOffline(e)) throw vscode.FileSystemError.Unavailable(notAvailableOffline(a.revisionId, a.path));
+      throw vscode.FileSystemError.Unavailable(vscode.l10n.t('Could not load revision {0}: {1}', a.revisionId, describeError(e).message));
+    } finally {
+      if (this.loads.get(key) === mine) this.loads.delete(key);
+    }
+  }
+
+  createDirectory(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+  writeFile(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+  delete(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+  rename(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+}
+
+/** What a revision that is not cached says while the service cannot be reached (instead of the transport's error). */
+export function notAvailableOffline(revisionId: string, path: string): string {
+  return vscode.l10n.t('Revision {0} of {1} is not available offline: the service cannot be reached, and this revision is not cached on this computer. It opens once the service can be reached again.', revisionId, fileName(path));
+}

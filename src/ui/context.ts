@@ -1,7 +1,0 @@
-// Context keys (the `when` clauses of package.json read them).
-import * as vscode from 'vscode';
-import { background } from '../util/background';
-
-export function setContext(key: string, value: unknown): void {
-  background(`Setting the context key ${key}`, vscode.commands.executeCommand('setContext', key, value));
-}
