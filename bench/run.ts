@@ -650,10 +650,10 @@ async function main(): Promise<number> {
       /** When each chunk split off for a dynamic import() is loaded, by the module it was split for. */
       const loadedWhen: [RegExp, string][] = [
         [/^node_modules\/undici\//, 'undici: loaded on the first request'],
-        [/^src\/blame\/index\.ts$/, 'the revision blame: loaded when blame is first used'],
-        [/^src\/blameView\/index\.ts$/, 'the editor features: loaded on the first blame or compare command, or once a folder is mapped and the session restored'],
-        [/^src\/history\/chunk\.ts$/, 'History Search, Site Changes, the language-model tools: loaded on their first command or tool call'],
-        [/^src\/sites\/siteEditor\.ts$/, 'the site editor\'s host side: loaded when a site form first opens'],
+        [/^src\/core\/blame\/index\.ts$/, 'the revision blame: loaded when blame is first used'],
+        [/^src\/features\/editor\/index\.ts$/, 'the editor features: loaded on the first blame or compare command, or once a folder is mapped and the session restored'],
+        [/^src\/features\/history\/feature\.ts$/, 'History Search, Site Changes, the language-model tools: loaded on their first command or tool call'],
+        [/^src\/features\/sites\/siteEditor\.ts$/, 'the site editor\'s host side: loaded when a site form first opens'],
       ];
       for (const o of size.otherJs) {
         // By name, else by size: a chunk with code from node_modules is named after paths that differ in the build's copy.

@@ -13,7 +13,7 @@ export interface ModuleSize {
   bytes: number;
   /** The output file it is in (dist/extension.mjs, dist/chunk-….mjs). */
   output?: string;
-  /** For an output: the module a dynamic `import()` of which it was split for (src/features/history/chunk.ts, undici…), if any. */
+  /** For an output: the module a dynamic `import()` of which it was split for (src/features/history/feature.ts, undici…), if any. */
   entryPoint?: string;
   /** For an output: whether activation loads it (the entry point and what it imports statically). */
   atActivation?: boolean;

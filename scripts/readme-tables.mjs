@@ -176,13 +176,16 @@ export function render(readme, pkg) {
  * VS Code shows the README's images from inside the installed extension, but drops every link that
  * is neither a web address nor a heading of the README itself: a relative link to another file of
  * the repository (CONTRIBUTING.md, docs/*.md) would be dead there. Until the project has a public
- * repository for vsce to point such links at, each keeps its text and loses its link. Images,
- * links to a heading (`#…`) and absolute URLs are left as they are.
+ * repository for vsce to point such links at, each keeps its text and loses its link. A relative
+ * image (a screenshot under docs/, which the .vsix does not carry: no viewer reads an image from
+ * inside the package) becomes its description in italics. Links to a heading (`#…`) and absolute
+ * URLs are left as they are.
  */
 export function packagedReadme(readme) {
-  return readme.replace(/(!?)\[([^\]\n]*)\]\(\s*([^)\s]+)(?:\s+"[^"\n]*")?\s*\)/g, (link, bang, text, target) =>
-    bang || target.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(target) ? link : text,
-  );
+  return readme.replace(/(!?)\[([^\]\n]*)\]\(\s*([^)\s]+)(?:\s+"[^"\n]*")?\s*\)/g, (link, bang, text, target) => {
+    if (target.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(target)) return link;
+    return bang ? `*(${text})*` : text;
+  });
 }
 
 /** The lines that differ between two texts (for the check's message). */

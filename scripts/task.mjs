@@ -370,9 +370,9 @@ async function main() {
       // is dropped by its sanitizer, whether the file is in the .vsix or not). So the README's
       // relative images and links need a public location: package.json `repository` (vsce points
       // them at it), or `--baseContentUrl URL --baseImagesUrl URL`. Without one (no repository is
-      // published yet: --allow-missing-repository), they are left relative — the images are in the
-      // .vsix for when a viewer resolves them there — and links to other files of the repository
-      // lose their link, keeping their text (packagedReadme in readme-tables.mjs).
+      // published yet: --allow-missing-repository), an image becomes its description and a link
+      // to another file of the repository loses its link, keeping its text (packagedReadme in
+      // readme-tables.mjs). The .vsix carries no screenshot: no viewer would read it from there.
       const out = path.resolve(root, rest[0] && !rest[0].startsWith('-') ? rest.shift() : 'site-revisions.vsix');
       const stage = mkdtempSync(path.join(tmpdir(), 'site-revisions-package-'));
       let status;

@@ -224,8 +224,11 @@ describe('Disk cache, offline and cancellation', function () {
 
   it('a slow load in the Sites view shows a notification with Cancel, which aborts it; collapsing a loading site aborts its request, not another waiter’s', async function () {
     const s = screenOrSkip(this);
-    await fromScratch();
+    // Every row collapsed first (an earlier test expanded Acme, and the view remembers expanded
+    // rows): drawn expanded, Acme would load its files at once, before the slow service is set.
     await s.openSitesView();
+    await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
+    await fromScratch();
     const acme = await acmeOf();
     await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith(ACME)), 'the sites');
     await settled(api.scheduler, url);

@@ -165,7 +165,7 @@ describe('Hardening: secrets', function () {
     await vscode.commands.executeCommand('siteRevisions.editSite', shop);
     const refused = api.editors.last!;
     await refused.simulate({ type: 'ready' });
-    await control(url, 'config', { failNext: ['echo'] });
+    await control(url, 'config', { failNext: [{ kind: 'echo', operation: 'saveSite' }] });
     await refused.simulate({
       type: 'save',
       values: { ...refused.initialState.values, ftp_pass: ECHOED_SITE_PASSWORD },
@@ -205,7 +205,7 @@ describe('Hardening: secrets', function () {
     await api.revisions.folders.set(edited!.site.id, undefined);
 
     // The service signs the account out (401): the session expires and asks once to sign in.
-    await control(url, 'config', { failNext: ['http401'] });
+    await control(url, 'config', { failNext: [{ kind: 'http401', operation: 'getSites' }] });
     api.model.refresh();
     assert.deepEqual(await expand(), []);
     assert.equal(api.session.state, 'expired');

@@ -167,7 +167,7 @@ describe('Hardening: sites', function () {
   });
 
   it('the webview script (src/features/sites/webview/main.ts) inserts data only with textContent, value and attributes (static check)', () => {
-    const file = vscode.Uri.joinPath(api.context.extensionUri, 'src', 'sites', 'webview', 'main.ts').fsPath;
+    const file = vscode.Uri.joinPath(api.context.extensionUri, 'src', 'features', 'sites', 'webview', 'main.ts').fsPath;
     const code = stripComments(fs.readFileSync(file, 'utf8'));
     for (const [re, what] of [
       [/\.innerHTML\b/, 'innerHTML'],

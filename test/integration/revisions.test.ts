@@ -416,7 +416,7 @@ describe(specShaped ? 'Revisions (reads shaped as the spec shows them, no succes
   it('a failure shows as a node with the message and a retry; the retry loads', async () => {
     api.model.refresh();
     const acme = await site();
-    await control(url, 'config', { failNext: ['http500'] });
+    await control(url, 'config', { failNext: [{ kind: 'http500', operation: 'getRevisionFiles' }] });
     const nodes = await children(acme);
     const err = nodes.find((n): n is MessageNode => isMessage(n) && n.options.contextValue === 'revisionError');
     assert.ok(err, 'an error node');

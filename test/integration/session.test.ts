@@ -173,10 +173,12 @@ describe('Session', function () {
       const acme = ((await api.tree.getChildren()) as SiteNode[]).find((n) => n.site.name === 'Acme Corporate')!;
       const file = (await api.tree.getChildren(acme)).find((n): n is FileNode => kind(n) === 'revisionFile' && (n as FileNode).path === 'index.php')!;
       const [rev] = (await api.tree.getChildren(file)).filter((n): n is RevisionNode => /^revision(\.|$)/.test(kind(n)));
+      // Not cached anywhere: opening it would need a request (a cached one opens without any).
       api.revisions.cache.clear();
+      await (await api.cache.current())?.forgetSite(acme.site.id);
 
       // The service signs the account out.
-      await control(url, 'config', { failNext: ['http401'] });
+      await control(url, 'config', { failNext: [{ kind: 'http401', operation: 'getSites' }] });
       api.model.refresh();
       await api.tree.getChildren();
       assert.equal(api.session.state, 'expired');
@@ -204,7 +206,7 @@ describe('Session', function () {
       assert.ok((await api.tree.getChildren()).length > 0);
       assert.equal((await control(url, 'stats')).counts.getSites, 1);
       // …and the next expiry asks again, although the first message was never answered.
-      await control(url, 'config', { failNext: ['http401'] });
+      await control(url, 'config', { failNext: [{ kind: 'http401', operation: 'getSites' }] });
       api.model.refresh();
       await api.tree.getChildren();
       assert.equal(api.session.state, 'expired');
@@ -212,7 +214,7 @@ describe('Session', function () {
     });
 
     it('a restart does not send the refused credentials either: the session starts expired', async () => {
-      await control(url, 'config', { failNext: ['http401'] });
+      await control(url, 'config', { failNext: [{ kind: 'http401', operation: 'getSites' }] });
       api.model.refresh();
       await api.tree.getChildren();
       assert.equal(api.session.state, 'expired');

@@ -130,7 +130,7 @@ describe('Screen: the site editor’s own form, typed into and clicked', functio
     await s.fill({ ...field('name'), value: 'Kept Input' });
     await s.fill({ ...field('domain'), value: 'ftp.kept.example' });
     await s.fill({ ...field('ftp_pass'), value: 'Kept-Pa55' });
-    await control(url, 'config', { failNext: ['http500'] });
+    await control(url, 'config', { failNext: [{ kind: 'http500', operation: 'saveSite' }] });
     await s.click(form('#save'));
     const banner = await s.until(() => s.texts(form('#banner')), (t) => /HTTP 500/.test(t.join('')), 'the failure in the banner');
     assert.match(banner.join(''), /^The site was not saved\. /);

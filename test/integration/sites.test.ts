@@ -137,7 +137,7 @@ describe('Sites', function () {
     const init = ed.lastPosted;
     assert.equal(init?.type, 'init');
     assert.ok(!JSON.stringify(ed.posted).includes('S3cret-typed'), 'the stored password is never sent to the webview');
-    await control(url, 'config', { failNext: ['http500'] });
+    await control(url, 'config', { failNext: [{ kind: 'http500', operation: 'saveSite' }] });
     const values = { ...ed.initialState.values, name: 'Integration FTP renamed' };
     await ed.simulate({ type: 'save', values, passwordEdited: { ftp_pass: false, db_password: false } });
     assert.equal(ed.lastPosted?.type, 'saveFailed');

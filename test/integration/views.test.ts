@@ -65,7 +65,9 @@ describe('Screen: the Sites view in each failure state', function () {
   /** Makes the next loads of the sites fail with `faults`, refreshes, and waits for the state's welcome content. */
   async function fail(faults: (FaultKind | FaultSpec)[], expect: RegExp): Promise<{ text: string; paragraphs: string[]; buttons: string[] }> {
     await settled(api.scheduler, url);
-    await control(url, 'config', { failNext: faults });
+    // Only Get Sites meets them: a background read in between (a list refreshed behind, the alert's
+    // check) would otherwise take one, and the view's load, retried, would succeed.
+    await control(url, 'config', { failNext: faults.map((f) => ({ ...(typeof f === 'string' ? { kind: f } : f), operation: 'getSites' as const })) });
     // The view's own load meets the faults (a failure is not kept: a later load asks again).
     await vscode.commands.executeCommand('siteRevisions.refresh');
     return s.until(() => s.welcome(), (w) => expect.test(w.text), `the welcome content matching ${expect}`);
@@ -243,7 +245,7 @@ describe('Screen: the Sites view in each failure state', function () {
 
   it('a site whose files cannot be loaded shows an error row: Show Log beside it, a click retries', async () => {
     await sitesDrawn('to expand');
-    await control(url, 'config', { failNext: ['http500'] });
+    await control(url, 'config', { failNext: [{ kind: 'http500', operation: 'getRevisionFiles' }] });
     const acme = { selector: `${s.pane('Sites')} .monaco-list-row`, hasText: ACME };
     await s.click(acme);
     if ((await s.attribute({ ...acme, name: 'aria-expanded' })) === 'false') await s.press('ArrowRight');

@@ -39,6 +39,11 @@ export interface FaultSpec {
    * `http500`, `http429`, `http401` (their default texts otherwise).
    */
   error?: string;
+  /**
+   * Only a request of this operation meets the fault (default: the next request, whatever it is).
+   * A queued fault for another operation waits: the requests in between go through.
+   */
+  operation?: Operation;
 }
 
 export interface ServiceConfig {
@@ -193,6 +198,7 @@ function normalizeFault(f: FaultKind | FaultSpec): FaultSpec {
     throw new Error('retryAfterSeconds must be a number >= 0');
   }
   if (spec.error !== undefined && typeof spec.error !== 'string') throw new Error('error must be a string');
+  if (spec.operation !== undefined && !OPERATIONS.includes(spec.operation)) throw new Error(`Unknown operation: ${String(spec.operation)}`);
   return { ...spec };
 }
 
@@ -325,9 +331,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     return c;
   };
 
-  const pickFault = (): FaultSpec | undefined => {
-    const queued = state.failNext.shift();
-    if (queued) return queued;
+  const pickFault = (op: Operation | undefined): FaultSpec | undefined => {
+    const at = state.failNext.findIndex((f) => f.operation === undefined || f.operation === op);
+    if (at >= 0) return state.failNext.splice(at, 1)[0];
     if (state.faultRate > 0 && state.random() < state.faultRate && state.faultKinds.length) {
       return { kind: state.faultKinds[Math.floor(state.random() * state.faultKinds.length)] };
     }
@@ -460,7 +466,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     const route = pathname === '/api/sites' ? 'sites' : pathname === '/api/revisions' ? 'revisions' : undefined;
     if (route) rec.operation = operationOf(route, params);
 
-    const fault = pickFault();
+    const fault = pickFault(rec.operation);
     if (fault) rec.fault = fault.kind;
 
     // What the request would get without a fault (computed lazily; never for writes unless dry-run).

@@ -26,10 +26,10 @@ const repoRoot = path.resolve(__dirname, '..', '..', '..');
 /** Code loaded on first use, by the module its chunk is split for. */
 const LAZY: [entry: RegExp, modules: RegExp][] = [
   [/^node_modules\/undici\/index\.js$/, /^node_modules\/undici\//],
-  [/^src\/blame\/index\.ts$/, /^src\/blame\/(?!load\.ts$)|^node_modules\/fast-myers-diff\//],
-  [/^src\/history\/chunk\.ts$/, /^src\/(searchView|search|lm)\/|^src\/history\/chunk\.ts$/],
-  [/^src\/blameView\/index\.ts$/, /^src\/blameView\/(?!register\.ts$|names\.ts$)/],
-  [/^src\/sites\/siteEditor\.ts$/, /^src\/sites\/(siteEditor|siteForm|protocol)\.ts$/],
+  [/^src\/core\/blame\/index\.ts$/, /^src\/core\/blame\/(?!load\.ts$)|^node_modules\/fast-myers-diff\//],
+  [/^src\/features\/history\/feature\.ts$/, /^src\/(features\/history|core\/search|features\/tools)\/(?!register\.ts$|names\.ts$)/],
+  [/^src\/features\/editor\/index\.ts$/, /^src\/features\/editor\/(?!register\.ts$|names\.ts$)/],
+  [/^src\/features\/sites\/siteEditor\.ts$/, /^src\/features\/sites\/(siteEditor|siteForm|protocol)\.ts$/],
 ];
 
 describe('the build: ES modules split into chunks', function () {

@@ -797,7 +797,7 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
 
   describe('loading', () => {
     it('undici is not loaded by importing the client module or constructing a client, only by the first request', () => {
-      const api = path.resolve(__dirname, '../../src/api/index.js');
+      const api = path.resolve(__dirname, '../../src/core/api/index.js');
       const script = `
         const http = require('node:http');
         const api = require(${JSON.stringify(api)});

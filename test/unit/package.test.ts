@@ -1,4 +1,4 @@
-// The .vsix holds only what runs (the minified bundle, media, README + its screenshots, CHANGELOG,
+// The .vsix holds only what runs (the minified bundle, media, README without screenshots, CHANGELOG,
 // LICENSE, package.json) and the Marketplace metadata is complete; the README it holds links only
 // to what the extension's details page can open.
 //
@@ -65,14 +65,6 @@ function listFiles(dir: string, rel = ''): string[] {
   return out;
 }
 
-/** Images the README links relatively (the details page resolves them inside the extension). */
-function readmeImages(readme: string): string[] {
-  const out = new Set<string>();
-  for (const m of readme.matchAll(/!\[[^\]]*\]\(\s*([^)\s]+)/g)) out.add(m[1]);
-  for (const m of readme.matchAll(/<img\b[^>]*\bsrc=["']([^"']+)["']/g)) out.add(m[1]);
-  return [...out].filter((l) => !/^[a-z][a-z0-9+.-]*:/i.test(l) && !l.startsWith('#')).map((l) => path.posix.normalize(l.replace(/^\.\//, '')));
-}
-
 function versionOf(range: string): number[] {
   const m = /(\d+)\.(\d+)\.(\d+)/.exec(range);
   assert.ok(m, `no version in ${range}`);
@@ -127,7 +119,6 @@ describe('package (.vsix)', function () {
     const media = listFiles(path.join(repoRoot, 'media'))
       .filter((f) => f !== 'icon.svg')
       .map((f) => `extension/media/${f}`);
-    const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
     const nls = fs.readdirSync(repoRoot).filter((f) => /^package\.nls(\.[\w-]+)?\.json$/.test(f));
     const l10n = listFiles(path.join(repoRoot, 'l10n')).map((f) => `extension/l10n/${f}`);
     const expected = new Set([
@@ -143,7 +134,6 @@ describe('package (.vsix)', function () {
       'extension/dist/searchWorker.js',
       'extension/dist/siteEditor.js',
       ...media,
-      ...readmeImages(readme).map((f) => `extension/${f}`),
       ...nls.map((f) => `extension/${f}`),
       ...l10n,
     ]);
@@ -153,22 +143,26 @@ describe('package (.vsix)', function () {
     assert.deepEqual(missing, [], `files missing from the package: ${missing.join(', ')}`);
   });
 
-  it('the README it holds links only to what the details page opens: its headings and web addresses; its images are in the package', () => {
-    // VS Code's details page drops every link and image whose target is not an http(s) URL (or, for
-    // a link, one of the README's headings): a relative link to CONTRIBUTING.md or docs/*.md would
-    // be dead. Without a public location (no repository yet) the images stay relative, in the package.
+  it('the README it holds links only to what the details page opens: its headings and web addresses; no image points into the package', () => {
+    // VS Code's details page (and the Marketplace) drop every link and image whose target is not an
+    // http(s) URL (or, for a link, one of the README's headings): a relative link to CONTRIBUTING.md
+    // or docs/*.md, or a screenshot under docs/, would be dead. Without a public location (no
+    // repository yet) each screenshot is named by its description and the package carries none.
     const readme = read('extension/readme.md').toString('utf8');
     const ids = headingIds(readme);
     const bad: string[] = [];
     for (const link of markdownLinks(readme)) {
       if (link.image) {
-        if (!isUrl(link.target) && !names.has(`extension/${path.posix.normalize(link.target.replace(/^\.\//, ''))}`)) bad.push(`image ${link.target} is not in the package`);
+        if (!/^https:/i.test(link.target)) bad.push(`image ${link.target} is not at a public https address`);
       } else if (link.target.startsWith('#')) {
         if (!ids.has(link.target.slice(1))) bad.push(`${link.target}: no such heading`);
       } else if (!/^(https?|mailto):/i.test(link.target)) bad.push(`[${link.text}](${link.target}) cannot be opened from the details page`);
     }
     assert.deepEqual(bad, []);
-    assert.ok(markdownLinks(readme).filter((l) => l.image).length >= 3, 'the README shows its screenshots');
+    const shots = markdownLinks(fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8')).filter((l) => l.image && !isUrl(l.target));
+    assert.ok(shots.length >= 3, 'the README shows its screenshots');
+    for (const shot of shots) assert.ok(readme.includes(`*(${shot.text})*`), `${shot.target}: its description is in the packaged README`);
+    assert.deepEqual([...names].filter((n) => /\.(png|webp|gif|jpe?g)$/.test(n) && !n.startsWith('extension/media/')), [], 'no screenshot in the package');
   });
 
   it('packaged with a public location (--baseContentUrl, --baseImagesUrl), the README points its images and links to other files there', function () {

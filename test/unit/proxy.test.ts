@@ -163,8 +163,8 @@ describe('proxy decision (pure)', () => {
   });
 
   it('neither the proxy module nor a client with a resolver loads undici before the first request', () => {
-    const proxyModule = path.resolve(__dirname, '../../src/net/proxy.js');
-    const clientModule = path.resolve(__dirname, '../../src/api/client.js');
+    const proxyModule = path.resolve(__dirname, '../../src/core/net/proxy.js');
+    const clientModule = path.resolve(__dirname, '../../src/core/api/client.js');
     const script = `
       const { proxyResolver } = require(${JSON.stringify(proxyModule)});
       const { SiteRevisionClient } = require(${JSON.stringify(clientModule)});

@@ -61,7 +61,9 @@ describe('search: with the disk store and the request scheduler (local service)'
 
   it('the scan is background work: a user request queued behind it starts next; the scheduler’s bound holds', async () => {
     const { source, scheduler, client } = setUp(1);
-    service.configure({ latencyMs: 30 });
+    // Each request takes 250 ms, so the moment looked for below (one file read, five waiting) lasts
+    // that long: at 30 ms a loaded machine's timers could miss it, and the wait never ended.
+    service.configure({ latencyMs: 250 });
     const origin = new URL(service.url).origin;
     const scan = searchHistory({ scope: { siteId }, source, concurrency: 6, query: { pattern: SEARCH_DEMO.marker } });
     // The file list is in, one file is being read, the other five wait at the scheduler.

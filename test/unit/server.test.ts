@@ -334,6 +334,18 @@ describe('local service (test/server)', function () {
       assert.equal(svc.count('getSites'), kinds.length + 2);
     });
 
+    it('a queued fault with an operation is met only by a request of that operation; the others go through', async () => {
+      svc.configure({ failNext: [{ kind: 'http503', operation: 'getRevisions' }] });
+      const sites = await fetch(`${svc.url}/api/sites`, { method: 'POST', body: new URLSearchParams(AUTH) });
+      assert.equal(sites.status, 200, 'Get Sites goes through');
+      await sites.arrayBuffer();
+      const revs = await fetch(`${svc.url}/api/revisions?site_id=1&file=index.php&no_content=1`, { method: 'POST', body: new URLSearchParams(AUTH) });
+      assert.equal(revs.status, 503, 'Get Revisions meets it');
+      await revs.arrayBuffer();
+      assert.deepEqual(svc.requests().map((r) => [r.operation, r.fault]), [['getSites', undefined], ['getRevisions', 'http503']]);
+      assert.throws(() => svc.configure({ failNext: [{ kind: 'http503', operation: 'nope' as never }] }), /Unknown operation/);
+    });
+
     it('redirect: a 302 to a sign-in page, as a service URL that points at a website gets', async () => {
       svc.configure({ failNext: ['redirect'] });
       const res = await fetch(`${svc.url}/api/sites`, { method: 'POST', body: new URLSearchParams(AUTH), redirect: 'manual' });

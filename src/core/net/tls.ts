@@ -3,9 +3,14 @@
 // siteRevisions.caFile). src/core/api/trust.ts builds the set on the first https request; this reads
 // the file and says in the log, once per distinct set, which stores are in use.
 import { readFileSync } from 'node:fs';
-import type { Log } from '../../workbench/log';
 
-export function readCaFile(file: string, log: Log): string | undefined {
+/** What these functions write to (the extension's log is one). */
+interface TlsLog {
+  info(message: string): void;
+  warn(message: string, ...args: unknown[]): void;
+}
+
+export function readCaFile(file: string, log: TlsLog): string | undefined {
   if (!file) return undefined;
   try {
     const pem = readFileSync(file, 'utf8');
@@ -23,7 +28,7 @@ export function readCaFile(file: string, log: Log): string | undefined {
 let lastLogged = '';
 
 /** The client's onTrust: logs which certificate stores are trusted, once for each distinct set. */
-export function trustLogger(log: Log): (stores: readonly string[]) => void {
+export function trustLogger(log: TlsLog): (stores: readonly string[]) => void {
   return (stores) => {
     const text = `https trusts: ${stores.join('; ')} (settings siteRevisions.systemCertificates, siteRevisions.caFile)`;
     if (text === lastLogged) return;

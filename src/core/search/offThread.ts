@@ -1,5 +1,5 @@
 // Pure (no `vscode`): History Search's matching on a thread of its own, bounded in time and
-// cancellable at any point (see docs/notes-bounded.md for the figures behind the choice).
+// cancellable at any point (docs/decisions.md, "Regular expressions: a worker thread, not a linear-time engine", has the figures behind the choice).
 //
 // A JavaScript regular expression backtracks: `(a+)+$` over 30 `a`s and a `!` runs for over a
 // minute, and nothing else runs on its thread meanwhile — not even the Cancel that would stop

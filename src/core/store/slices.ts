@@ -2,7 +2,7 @@
 // event loop between them, so that a 20 MB revision never holds the extension host's thread in
 // one stretch. In one go, on this machine, a 20 MB content costs about 14 ms to encode as UTF-8
 // and 12 ms to hash (SHA-256), each of them twice or more on a busy one; the revision store did
-// both in one stretch and the disk store hashed it again (see docs/notes-bounded.md).
+// both in one stretch and the disk store hashed it again (docs/decisions.md, "The other heavy work on the host's thread").
 import { createHash } from 'node:crypto';
 
 /** The most work (characters or bytes) between two turns of the event loop. */

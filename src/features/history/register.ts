@@ -1,5 +1,5 @@
 // What activation registers for History Search, Site Changes and the language-model tools: each
-// command and tool, whose code (./chunk.ts) is imported on first use; the views are made then too
+// command and tool, whose code (./feature.ts) is imported on first use; the views are made then too
 // (until then VS Code shows their welcome content, whose buttons are these commands).
 import * as vscode from 'vscode';
 import { feature, lazyCommand } from '../../workbench/feature';
