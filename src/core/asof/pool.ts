@@ -1,6 +1,7 @@
-// Pure (no `vscode`): work over many files, a few at a time, the way History Search's scan engine
-// (src/core/search/scan.ts) does it — which lives in the History Search chunk of the build, so the
-// site-as-of feature, loaded apart from it, has this small pool of its own:
+// Pure (no `vscode`): work over many files, a few at a time. History Search's scan engine
+// (src/core/search/scan.ts) is a pipeline of its own shape (it lists the scope, fetches one file
+// ahead of the one it processes, emits results with back-pressure); a site as it was needs a plain
+// pool whose steps are mostly answered from memory, so it gives the thread a turn between them:
 // - at most `concurrency` items are worked on at once (the request scheduler below bounds the
 //   requests to the service; this bounds what is held in memory);
 // - cancellation: no item starts after the abort, and the pool settles at once (it does not wait
@@ -8,17 +9,12 @@
 // - an error that concerns one file (the service refused it, its reply was unusable) is counted
 //   and the pool goes on; any other (signed out, the service cannot be reached, a disk full) stops
 //   it: the work in flight is aborted and the pool rejects with that error.
-import { ApiError } from '../api/errors';
+import { isFileError } from '../search/scan';
 
 export interface PoolSummary {
   done: number;
   failures: { path: string; error: unknown }[];
   cancelled: boolean;
-}
-
-/** Errors that concern one file: the service refused it, or its reply could not be used. */
-export function isFileError(e: unknown): boolean {
-  return e instanceof ApiError && (e.kind === 'service' || e.kind === 'invalid-reply' || e.kind === 'http');
 }
 
 /** How long the work may go on before it lets the thread do something else (ms). */
