@@ -185,6 +185,7 @@ export const SHOTS: Shot[] = [
   {
     // A site as it was 7 days ago: its tree (each file's revision of then), a file opened.
     name: 'site-as-of',
+    webp: ['dark'],
     steps: [
       CLEAN,
       ...OPEN,
@@ -205,6 +206,7 @@ export const SHOTS: Shot[] = [
   {
     // Two sites compared: the files that differ, those on one side only, the diff of a pair.
     name: 'compare-sites',
+    webp: ['light'],
     steps: [
       CLEAN,
       COPY('campaigns/spring/index.html'),
