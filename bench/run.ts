@@ -36,6 +36,9 @@
 //   8. search    History Search (src/core/search): one file's history, a whole-site scan and its
 //                cancellation against the service's search-scale data set, the issue's hostile
 //                regular expressions cut, each with the event loop sampled (bench/search.ts).
+//   9. asof      a whole site as it was (src/core/asof): the search-scale site as of a moment, cold
+//                and cached, its export against fs.cp, the compare with its staging twin
+//                (bench/asOf.ts).
 // Event-loop rows (issue "Trust", point 1): perf_hooks.monitorEventLoopDelay at 1 ms; targets
 // max ≤ 50 ms and p99 ≤ 20 ms, and a hostile expression ended or cut within 1 s (LOOP_TARGETS).
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
@@ -49,6 +52,7 @@ import { schedulerBench, type SchedulerFigures } from './schedulerBench';
 import { isStopping, lastJson, log, LOOP_TARGETS, loopOk, loopText, MB, median, medianLoop, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
 import { BENCH_DOC, kb, markdown, textTable, writeBenchTable, type Machine, type Row } from './report';
 import { searchBench, searchRows } from './search';
+import { asOfBench, asOfRows } from './asOf';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample, SlicedBlameSample } from './blameChild';
 import { CANDIDATES, CHOSEN } from './diffCandidates';
@@ -63,7 +67,7 @@ const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] aft
   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
   --skip-host     leave out the figures measured in the real extension host
   --skip-package  no .vsix: measure a production build made here instead
-  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame
+  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame, asof
                   (a quicker look at one group; not with --write-docs)
   --from FILE     measure nothing: print (or put into docs/benchmarks.md) the figures of an earlier
                   --json run saved in FILE
@@ -409,6 +413,9 @@ async function main(): Promise<number> {
     // ---- 8. History Search, the service (search-scale data set) in its own process
     const search = await stage('history search', () => searchBench({ quick, tmp, cleanup }));
 
+    // ---- 9. A whole site as it was, the service (search-scale data set) in its own process
+    const asOf = await stage('asof: a site as of a moment', () => asOfBench({ quick, tmp, cleanup }));
+
     // ---- the report
     const rows: Row[] = [];
     const row = (r: Row) => rows.push(r);
@@ -631,6 +638,7 @@ async function main(): Promise<number> {
       });
     }
     if (search) rows.push(...searchRows(search));
+    if (asOf) rows.push(...asOfRows(asOf));
 
     if (size) {
       if (host?.bundleBytes !== undefined && host.bundleBytes !== size.benchBundleBytes) {

@@ -34,6 +34,8 @@ export const TOOL_NAMES = {
   getRevision: 'siteRevisions_getRevision',
   searchHistory: 'siteRevisions_searchHistory',
   siteChanges: 'siteRevisions_siteChanges',
+  siteAsOf: 'siteRevisions_siteAsOf',
+  compareSites: 'siteRevisions_compareSites',
 } as const;
 
 /** A command's handler as the loaded code hands it over (src/features/history/register.ts registers it under its id). */

@@ -15,6 +15,8 @@ export const LIMITS = {
   searchFiles: { default: 50, max: 500 },
   /** Changed files in a Site Changes result. */
   changedFiles: { default: 100, max: 1000 },
+  /** Files of a site as of a moment, and of each list of a compare of two sites. */
+  asOfFiles: { default: 200, max: 2000 },
   /** Revisions listed per file in a search or changes result. */
   hitsPerFile: 20,
   revisionsPerFile: 20,
@@ -166,6 +168,23 @@ export interface SiteChangesInput {
   limit: number;
 }
 
+export interface SiteAsOfInput {
+  site: string | undefined;
+  scope: { folder: string | undefined };
+  /** As the agent wrote it (read in UTC by the tool); undefined when not given. */
+  moment: string | undefined;
+  limit: number;
+}
+export interface CompareSitesInput {
+  site: string | undefined;
+  other: string | undefined;
+  scope: { folder: string | undefined };
+  otherScope: { folder: string | undefined };
+  /** Both sites as of this moment; undefined: their newest revisions. */
+  moment: string | undefined;
+  limit: number;
+}
+
 type Raw = Record<string, unknown>;
 const raw = (input: unknown): Raw => (input && typeof input === 'object' && !Array.isArray(input) ? (input as Raw) : {});
 /** A path as the agent gave it (paths are exact: not trimmed); undefined unless a non-empty string. */
@@ -214,4 +233,16 @@ export function siteChangesInput(input: unknown): SiteChangesInput {
   const r = raw(input);
   const authors = Array.isArray(r.authors) ? r.authors.filter((a): a is string => typeof a === 'string' && a.trim() !== '') : typeof r.authors === 'string' && r.authors.trim() ? [r.authors] : [];
   return { site: textOf(r.site), scope: { folder: folderOf(r.folder) }, period: r.period, since: r.since, authors, limit: limitOf(r.limit, LIMITS.changedFiles) };
+}
+
+/** A site as of a moment: the site, a folder (none: the whole site), the moment. */
+export function siteAsOfInput(input: unknown): SiteAsOfInput {
+  const r = raw(input);
+  return { site: textOf(r.site), scope: { folder: folderOf(r.folder) }, moment: textOf(r.moment), limit: limitOf(r.limit, LIMITS.asOfFiles) };
+}
+
+/** Two sites compared: each with its folder; both by their newest revisions, or as of one moment. */
+export function compareSitesInput(input: unknown): CompareSitesInput {
+  const r = raw(input);
+  return { site: textOf(r.site), other: textOf(r.otherSite), scope: { folder: folderOf(r.folder) }, otherScope: { folder: folderOf(r.otherFolder) }, moment: textOf(r.moment), limit: limitOf(r.limit, LIMITS.asOfFiles) };
 }
