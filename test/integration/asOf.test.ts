@@ -446,10 +446,14 @@ describe('A whole site as it was', function () {
       await s.waitFor({ ...item, timeoutMs: 5000 });
       // A click the menu does not take (seen under load: the item drawn, the click not taken) is
       // made with the keyboard: the menu has the focus, and its item is the first.
-      await s.click({ ...item, timeoutMs: 3000 }).catch(async () => {
+      const byKeyboard = async () => {
         await s.press('ArrowDown');
         await s.press('Enter');
-      });
+      };
+      await s.click({ ...item, timeoutMs: 3000 }).catch(byKeyboard);
+      // A click that did not take leaves the menu open (seen under load): the keyboard then.
+      const took = await s.until(started, (v) => v, 'the site as of the start of that day', 3000).catch(() => false);
+      if (!took && (await s.count(item)) > 0) await byKeyboard();
       await s.until(started, (v) => v, 'the site as of the start of that day', 5000).catch(() => undefined);
     }
     const want = await expectedAsOf(url, marketing.id, day.start - 1);
