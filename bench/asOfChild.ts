@@ -19,7 +19,7 @@
 // (perf_hooks.monitorEventLoopDelay, 1 ms) over it. Prints one JSON line on stdout.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
 import { SiteRevisionClient } from '../src/core/api';
 import { compareSites, siteAsOf } from '../src/core/asof';
@@ -29,6 +29,7 @@ import { RequestScheduler } from '../src/core/scheduler';
 import { isOffline } from '../src/features/sites/viewState';
 import { DiskStore } from '../src/core/store';
 import { DEMO } from '../test/server/demo';
+import { sampleLoopDelay } from './lib';
 import { SEARCH_SCALE_FILES, SEARCH_SCALE_SITE_ID, SEARCH_SCALE_TWIN_ID } from '../test/server/searchScale';
 
 export const CONCURRENCY = 6;
@@ -63,31 +64,17 @@ async function measure<T>(url: string, fn: () => Promise<T>): Promise<{ m: Measu
   (globalThis as { gc?: () => void }).gc?.();
   let peak = v8.getHeapStatistics().used_heap_size;
   const sampler = setInterval(() => (peak = Math.max(peak, v8.getHeapStatistics().used_heap_size)), 5);
-  const loop = monitorEventLoopDelay({ resolution: 1 });
-  loop.enable();
-  const cpu = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.bind(process);
-  let held = 0;
-  let last = cpu?.();
-  const ticker = cpu
-    ? setInterval(() => {
-        const now = cpu();
-        held = Math.max(held, now.user + now.system - last!.user - last!.system);
-        last = now;
-      }, 1)
-    : undefined;
+  const loop = sampleLoopDelay();
   const t0 = performance.now();
   const value = await fn();
   const ms = performance.now() - t0;
-  loop.disable();
+  const l = loop.stop();
   clearInterval(sampler);
-  if (ticker) clearInterval(ticker);
-  // The stretch since the last tick counts too (a run that never lets the timer fire held it all).
-  if (cpu) held = Math.max(held, cpu().user + cpu().system - last!.user - last!.system);
   peak = Math.max(peak, v8.getHeapStatistics().used_heap_size);
   // The requests of the work, once the service has answered them all (refreshes behind too).
   for (let s = await control(url, 'stats'); (s.inFlight ?? 0) > 0; s = await control(url, 'stats')) await new Promise((r) => setTimeout(r, 10));
   const counts = (await control(url, 'stats')).counts ?? {};
-  return { value, m: { ms, peakHeapMB: peak / 1024 / 1024, loopMaxMs: loop.max / 1e6, loopP99Ms: loop.percentile(99) / 1e6, ...(cpu ? { heldMs: held / 1000 } : {}), requests: counts } };
+  return { value, m: { ms, peakHeapMB: peak / 1024 / 1024, loopMaxMs: l.maxMs, loopP99Ms: l.p99Ms, ...(l.heldMs !== undefined ? { heldMs: l.heldMs } : {}), requests: counts } };
 }
 
 function open(url: string, dir: string) {
