@@ -5,7 +5,7 @@
 // the editor features, the site editor's host side. A module both sides import is in a shared
 // chunk, one instance. `vscode` is provided by the host (an ES-module import of it, one module).
 // A second build, for the browser, bundles the site editor's webview script
-// (src/features/sites/webview/main.ts, with the form rules of src/features/sites/siteForm.ts and the message
+// (src/features/sites/webview/main.ts, with the form rules of src/features/sites/siteForm.ts and formFields.ts and the message
 // protocol it shares with the extension) into dist/siteEditor.js: no `vscode`, no Node built-ins.
 // `--watch` rebuilds on every change (npm run watch runs it next to a type-checking
 // `tsc --watch`); `--production` minifies and leaves the test handles out.

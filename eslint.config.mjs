@@ -47,7 +47,7 @@ export default tseslint.config(
   },
   {
     // Bundled for the browser into dist/siteEditor.js (esbuild.mjs fails on these imports too).
-    files: ['src/features/sites/webview/**/*.ts', 'src/features/sites/protocol.ts', 'src/features/sites/siteForm.ts'],
+    files: ['src/features/sites/webview/**/*.ts', 'src/features/sites/protocol.ts', 'src/features/sites/siteForm.ts', 'src/features/sites/formFields.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: ['vscode', ...builtinModules, ...builtinModules.map((m) => `node:${m}`)].map((name) => ({ name, message: 'The site editor\'s webview runs in a browser: no vscode, no Node built-ins.' })),

@@ -167,6 +167,11 @@ export function sampleLoopDelay(): { stop(): LoopDelay } {
     stop() {
       h.disable();
       if (ticker) clearInterval(ticker);
+      // The stretch since the last tick counts too (work that never let the timer fire held it all).
+      if (cpu) {
+        const now = cpu();
+        heldUs = Math.max(heldUs, now.user + now.system - (last!.user + last!.system));
+      }
       return { maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, meanMs: h.mean / 1e6, samples: h.count, ...(cpu ? { heldMs: heldUs / 1000 } : {}) };
     },
   };

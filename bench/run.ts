@@ -36,7 +36,10 @@
 //   8. search    History Search (src/core/search): one file's history, a whole-site scan and its
 //                cancellation against the service's search-scale data set, the issue's hostile
 //                regular expressions cut, each with the event loop sampled (bench/search.ts).
-//   9. scm       the working copy (bench/scmChild.ts): the status of a mapped folder of 2,000 files
+//   9. asof      a whole site as it was (src/core/asof): the search-scale site as of a moment, cold
+//                and cached, its export against fs.cp, the compare with its staging twin
+//                (bench/asOf.ts).
+//  10. scm       the working copy (bench/scmChild.ts): the status of a mapped folder of 2,000 files
 //                cold (the service with its search-scale data set and 20 ms of latency) and after a
 //                reload (from the caches), a save, the event loop meanwhile; line history.
 // Event-loop rows (issue "Trust", point 1): perf_hooks.monitorEventLoopDelay at 1 ms; targets
@@ -52,6 +55,7 @@ import { schedulerBench, type SchedulerFigures } from './schedulerBench';
 import { isStopping, lastJson, log, LOOP_TARGETS, loopOk, loopText, MB, median, medianLoop, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
 import { BENCH_DOC, kb, markdown, textTable, writeBenchTable, type Machine, type Row } from './report';
 import { searchBench, searchRows } from './search';
+import { asOfBench, asOfRows } from './asOf';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample, SlicedBlameSample } from './blameChild';
 import { SCM_WORKLOAD, type ScmColdSample, type ScmLinesSample, type ScmWarmSample } from './scmChild';
@@ -67,7 +71,7 @@ const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] aft
   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
   --skip-host     leave out the figures measured in the real extension host
   --skip-package  no .vsix: measure a production build made here instead
-  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame, scm
+  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame, asof, scm
                   (a quicker look at one group; not with --write-docs)
   --from FILE     measure nothing: print (or put into docs/benchmarks.md) the figures of an earlier
                   --json run saved in FILE
@@ -421,7 +425,9 @@ async function main(): Promise<number> {
     // ---- 8. History Search, the service (search-scale data set) in its own process
     const search = await stage('history search', () => searchBench({ quick, tmp, cleanup }));
 
-    // ---- 9. the working copy: a folder's status cold and after a reload, a save; line history
+    // ---- 9. A whole site as it was, the service (search-scale data set) in its own process
+    const asOf = await stage('asof: a site as of a moment', () => asOfBench({ quick, tmp, cleanup }));
+    // ---- 10. the working copy: a folder's status cold and after a reload, a save; line history
     const scm = await stage('scm (working copy)', async () => {
       const child = path.join(__dirname, 'scmChild.js');
       const work = path.join(tmp, 'scm-folder');
@@ -671,6 +677,7 @@ async function main(): Promise<number> {
       });
     }
     if (search) rows.push(...searchRows(search));
+    if (asOf) rows.push(...asOfRows(asOf));
     if (scm) rows.push(...scmRows(scm));
 
     if (size) {

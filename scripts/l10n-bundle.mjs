@@ -9,7 +9,7 @@
 //     take (src/core/util/l10n.ts), and the `message('…', …)` calls (the texts of notifications and
 //     dialogs, src/workbench/messages.ts): l10n-dev only knows `l10n.t`;
 //   - the site form's texts (labels, help, option labels, rule messages: formTexts() of the
-//     compiled out/src/features/sites/siteForm.js), which reach vscode.l10n.t as data;
+//     compiled out/src/features/sites/formTexts.js), which reach vscode.l10n.t as data;
 //   - two checks on every translated call: its message is a literal (a computed one could never be
 //     in the bundle; the documented exceptions are DYNAMIC below), and `{0}`…`{n-1}` match its n
 //     positional arguments.
@@ -108,9 +108,9 @@ export function scanSource(rel, source, messages = new Set(), problems = []) {
   return { messages, problems };
 }
 
-/** The site form's texts (labels, help, option labels, rule messages) from the compiled siteForm. */
+/** The site form's texts (labels, help, option labels, rule messages) from the compiled formTexts. */
 export function formTexts() {
-  const compiled = path.join(root, 'out', 'src', 'features', 'sites', 'siteForm.js');
+  const compiled = path.join(root, 'out', 'src', 'features', 'sites', 'formTexts.js');
   if (!existsSync(compiled)) throw new Error(`${path.relative(root, compiled)} is missing: run \`npx tsc -p .\` first`);
   return createRequire(import.meta.url)(compiled).formTexts();
 }

@@ -271,8 +271,7 @@ function banner(lines) {
  * --vscode-executable / VSCODE_EXECUTABLE_PATH names one), saying so. The tests that read the
  * screen need the harness's driver and skip under desktop VS Code.
  */
-function integrationSuites(rest) {
-  const h = harness();
+function integrationSuites(rest, h = harness()) {
   if (h.ok) return { harness: 'code-server', counts: integration(rest) };
   const headless = process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY;
   const xvfb = headless && spawnSync('sh', ['-c', 'command -v xvfb-run']).status === 0;
@@ -321,9 +320,12 @@ async function main() {
       compile();
       lint();
       bundle();
+      // The harness first (on a fresh machine it installs code-server): the unit tests of
+      // `npm start` (signals.test.ts) run the real thing where it is installed.
+      const h = harness();
       const u = await mocha(['out/test/unit']);
       console.log(`\nunit: ${u.passed} passed, ${u.failed} failed`);
-      const { harness: where, counts: i } = integrationSuites(rest);
+      const { harness: where, counts: i } = integrationSuites(rest, h);
       console.log(`integration${where === 'desktop' ? ' (desktop VS Code, @vscode/test-electron)' : ''}: ${i.passed} passed, ${i.failed} failed`);
       // The packaged .vsix installed into code-server, Smoke suite (test/host/vsix.ts; ~15-25 s).
       const v = where === 'desktop' ? { passed: 0, failed: 0 } : integration([], { script: 'out/test/host/vsix.js', results: 'vsix-results.json' });

@@ -20,6 +20,7 @@ import { registerBlameView } from './features/editor/register';
 import type { HistoryFeatures } from './features/history/feature';
 import { registerHistory } from './features/history/register';
 import { registerScm } from './features/scm/register';
+import { registerSiteAsOf } from './features/siteAsOf/register';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
@@ -99,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const started: { ready?: Promise<void> } = {};
   const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve(), cache, view });
   const history = registerHistory({ session, model, revisions, notifier, log }, context.subscriptions);
+  registerSiteAsOf({ session, model, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
   const blame = registerBlameView({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
   const scm = registerScm({ session, model, revisions, log, notifier, editor: blame.features, cache }, () => ready, context.subscriptions);

@@ -49,8 +49,11 @@ export type Step =
    * `minutesAgo` in the past (default: now).
    */
   | { workingFile: { site: string; path: string; replace?: [find: string, replace: string][]; minutesAgo?: number } }
-  /** Store a new revision on the service (POST /__control/add-revision): the newest one with `replace` applied. */
-  | { newRevision: { site: string; path: string; replace: [find: string, replace: string][]; author: string; minutesAgo: number } }
+  /**
+   * Store a new revision on the service (POST /__control/add-revision): the newest one with
+   * `replace` applied, as a new revision of the same file, or of `to` (another site or path).
+   */
+  | { newRevision: { site: string; path: string; replace: [find: string, replace: string][]; author: string; minutesAgo: number; to?: { site: string; path: string } } }
   /** Open a workspace file by name through Quick Open. */
   | { openFile: string }
   /** Put the cursor at the start of this line (1-based) with Go to Line. */
@@ -96,6 +99,12 @@ const CLEAN: Step = { command: 'View: Close All Editors' };
  * restores the panes as the shot before left them.
  */
 const OPEN: Step[] = [{ open: 'Site Revisions' }, { pane: 'Sites', expanded: true }, { pane: 'History Search', expanded: false }, { pane: 'Site Changes', expanded: false }];
+
+/** The Sites view and the search views folded (the view a shot shows gets the room). */
+const FOLD: Step[] = [{ pane: 'Sites', expanded: false }, { pane: 'History Search', expanded: false }, { pane: 'Site Changes', expanded: false }];
+
+/** A copy of a file of Marketing Drive (site 4) on Campaign Landing Pages (site 5), as a second site of the campaigns. */
+const COPY = (path: string, replace: [string, string][] = [], to = path): Step => ({ newRevision: { site: '4', path, replace, author: 'lena@marketing.example', minutesAgo: 90, to: { site: '5', path: to } } });
 
 /** Maps the demo site Acme Corporate to the workspace folder (its files are Acme's), from the Sites view as OPEN leaves it. */
 const MAP_ACME: Step[] = [...OPEN, { row: 'Acme Corporate' }, { commandThenPick: 'Site Revisions: Map Site to Local Folder…' }, { pick: 'Acme Corporate' }, { pick: 'First workspace folder' }, { pause: 500 }];
@@ -173,6 +182,54 @@ export const SHOTS: Shot[] = [
       { typePick: 'Against the Last Revision Before the Period' },
       { waitFor: '.part.editor .multiDiffEntry' },
       { pause: 2000 },
+    ],
+  },
+  {
+    // A site as it was 7 days ago: its tree (each file's revision of then), a file opened.
+    name: 'site-as-of',
+    webp: ['dark'],
+    steps: [
+      CLEAN,
+      ...OPEN,
+      { row: 'Acme Corporate' },
+      { command: 'Site Revisions: Site As It Was…' },
+      { typePick: 'Marketing Drive' },
+      { typePick: '7 days ago' },
+      ...FOLD,
+      { row: /^Did not exist yet/ },
+      { expand: /^campaigns/ },
+      { expand: /^spring/ },
+      { expand: /^Did not exist yet/ },
+      { click: /^index\.html.*lena/ },
+      { waitFor: '.part.editor .tabs-container .tab[aria-label^="index.html ("]' },
+      { pause: 1000 },
+    ],
+  },
+  {
+    // Two sites compared: the files that differ, those on one side only, the diff of a pair.
+    name: 'compare-sites',
+    webp: ['light'],
+    steps: [
+      CLEAN,
+      COPY('campaigns/spring/index.html'),
+      COPY('campaigns/autumn/teaser.html'),
+      COPY('campaigns/spring/styles.css', [['--brand: #2e7d32;', '--brand: #1565c0;']]),
+      COPY('campaigns/summer/launch.md', [['# Summer launch', '# Winter plan']], 'campaigns/winter/plan.md'),
+      ...OPEN,
+      { row: 'Acme Corporate' },
+      { command: 'Site Revisions: Compare with Another Site…' },
+      { typePick: 'Marketing Drive' },
+      { typePick: 'Campaign Landing Pages' },
+      { typePick: 'The Whole Site' },
+      { typePick: 'Their Newest Revisions' },
+      ...FOLD,
+      { row: /^Different/ },
+      { expand: /^campaigns/ },
+      { expand: /^spring/ },
+      { expand: /^Only on Campaign Landing Pages/ },
+      { click: /^styles\.css/ },
+      { waitFor: '.monaco-diff-editor' },
+      { pause: 1500 },
     ],
   },
   {
@@ -311,7 +368,7 @@ async function runStep(wb: Workbench, step: Step, serviceUrl: string, workspace:
   } else if ('newRevision' in step) {
     const r = step.newRevision;
     const content = replaced(await newestRevision(serviceUrl, r.site, r.path), r.replace);
-    const res = await fetch(`${serviceUrl}/__control/add-revision`, { method: 'POST', body: JSON.stringify({ siteId: r.site, path: r.path, content, author: r.author, date: Date.now() - r.minutesAgo * 60_000 }), headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${serviceUrl}/__control/add-revision`, { method: 'POST', body: JSON.stringify({ siteId: r.to?.site ?? r.site, path: r.to?.path ?? r.path, content, author: r.author, date: Date.now() - r.minutesAgo * 60_000 }), headers: { 'content-type': 'application/json' } });
     if (!res.ok) throw new Error(`add-revision: HTTP ${res.status}`);
     await res.arrayBuffer();
   } else if ('openFile' in step) {

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { parseRevisionUri } from '../../src/features/revisions/fileSystem';
 import { relativeTime } from '../../src/core/model/time';
-import { control, leaveMappedFolder, reseededAndSignedIn, serviceRevisions as listedRevisions, type ServiceRevision } from './support';
+import { control, leaveMappedFolder, reseededAndSignedIn, serviceRevisions as listedRevisions, settled, type ServiceRevision } from './support';
 import { screenOrSkip, type Screen } from './screen';
 import { waitFor, workspaceFolder } from './util';
 
@@ -315,6 +315,28 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     } finally {
       await api.revisions.folders.set(goneId, undefined);
       await vscode.commands.executeCommand('notifications.clearAll');
+      await closeAll();
+    }
+  });
+
+  it('blame of a file whose folder is no longer mapped ends at the next refresh, and nothing is read for it', async () => {
+    await closeAll();
+    const newest = (await serviceRevisions(acmeId, 'index.php')).at(-1)!;
+    write('index.php', newest.content);
+    const editor = await open(vscode.Uri.joinPath(dir, 'index.php'));
+    const blame = (await api.blame()).blame;
+    if (!blame.isOn(editor.document.uri)) assert.equal(await vscode.commands.executeCommand('siteRevisions.toggleBlame'), 'on');
+    assert.ok(blame.isOn(editor.document.uri), 'blame is on');
+    try {
+      // The folder unmapped while the document stays open (as when a suite, or a person, leaves it).
+      await api.revisions.folders.set(acmeId, undefined);
+      await control(url, 'reset-stats');
+      api.model.refresh();
+      await waitFor(() => !blame.isOn(editor.document.uri), { message: 'blame off after the refresh' });
+      await settled(api.scheduler, url);
+      assert.deepEqual((await requests()).filter((op) => op === 'getRevisions' || op === 'getRevision'), [], 'no revision read for a file outside the mapped folders');
+    } finally {
+      await api.revisions.folders.set(acmeId, dir);
       await closeAll();
     }
   });

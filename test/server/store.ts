@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LARGE_SITE_ID, LargeData } from './large';
 import type { StoredData, StoredFile, StoredRevision, StoredSite, StoredUser } from './model';
-import { SEARCH_SCALE_SITE_ID, SearchScaleData } from './searchScale';
+import { SEARCH_SCALE_SITE_ID, SEARCH_SCALE_TWIN_ID, SearchScaleData } from './searchScale';
 import { buildSeed } from './seed';
 
 /** A site whose files and revisions are generated on demand (in memory only). */
@@ -18,7 +18,7 @@ interface GeneratedSite {
   revision(id: string): StoredRevision | undefined;
 }
 
-const GENERATED_SITE_IDS = new Set([LARGE_SITE_ID, SEARCH_SCALE_SITE_ID]);
+const GENERATED_SITE_IDS = new Set([LARGE_SITE_ID, SEARCH_SCALE_SITE_ID, SEARCH_SCALE_TWIN_ID]);
 
 export class Store {
   private data!: StoredData;
@@ -27,6 +27,8 @@ export class Store {
   large: LargeData | undefined;
   /** The search-scale site, when enabled and not deleted during this run. */
   searchScale: SearchScaleData | undefined;
+  /** Its twin (the compare of two sites), enabled with it. */
+  searchScaleTwin: SearchScaleData | undefined;
 
   private readonly withLarge: boolean;
   private readonly withSearchScale: boolean;
@@ -48,12 +50,14 @@ export class Store {
     }
     this.large = this.withLarge ? new LargeData() : undefined;
     this.searchScale = this.withSearchScale ? new SearchScaleData() : undefined;
+    this.searchScaleTwin = this.withSearchScale ? new SearchScaleData({ twin: true }) : undefined;
   }
 
   /** The generated site with this id, if it is enabled. */
   private generated(id: string): GeneratedSite | undefined {
     if (this.large && id === this.large.site.id) return this.large;
     if (this.searchScale && id === this.searchScale.site.id) return this.searchScale;
+    if (this.searchScaleTwin && id === this.searchScaleTwin.site.id) return this.searchScaleTwin;
     return undefined;
   }
 
@@ -76,6 +80,7 @@ export class Store {
     this.reseedData();
     if (this.withLarge && !this.large) this.large = new LargeData();
     if (this.withSearchScale && !this.searchScale) this.searchScale = new SearchScaleData();
+    if (this.withSearchScale && !this.searchScaleTwin) this.searchScaleTwin = new SearchScaleData({ twin: true });
   }
 
   private reseedData(): void {
@@ -110,7 +115,7 @@ export class Store {
 
   /** Every site (the generated ones included), by id. */
   private allSites(): StoredSite[] {
-    const extra = [this.large?.site, this.searchScale?.site].filter((s): s is StoredSite => !!s);
+    const extra = [this.large?.site, this.searchScale?.site, this.searchScaleTwin?.site].filter((s): s is StoredSite => !!s);
     return extra.length ? [...this.data.sites, ...extra] : this.data.sites;
   }
 
@@ -156,6 +161,7 @@ export class Store {
     const generated = this.generated(id);
     if (generated) {
       if (generated === this.large) this.large = undefined;
+      else if (generated === this.searchScaleTwin) this.searchScaleTwin = undefined;
       else this.searchScale = undefined;
       return;
     }

@@ -30,7 +30,7 @@ const LAZY: [entry: RegExp, modules: RegExp][] = [
   [/^src\/features\/history\/feature\.ts$/, /^src\/(features\/history|core\/search|features\/tools)\/(?!register\.ts$|names\.ts$)/],
   [/^src\/features\/editor\/index\.ts$/, /^src\/features\/editor\/(?!register\.ts$|names\.ts$)/],
   [/^src\/features\/scm\/index\.ts$/, /^src\/features\/scm\/(?!register\.ts$|names\.ts$)|^src\/core\/status\//],
-  [/^src\/features\/sites\/siteEditor\.ts$/, /^src\/features\/sites\/(siteEditor|siteForm|protocol)\.ts$/],
+  [/^src\/features\/sites\/siteEditor\.ts$/, /^src\/features\/sites\/(siteEditor|siteForm|formFields|formTexts|protocol)\.ts$/],
 ];
 
 describe('the build: ES modules split into chunks', function () {

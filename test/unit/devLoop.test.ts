@@ -97,10 +97,15 @@ describe('inner loop (.vscode, npm run watch)', () => {
       fs.writeFileSync(path.join(dir, 'src', 'extension.ts'), 'export function activate(): void {\n  const x = ;\n}\n');
       const child = spawn(process.execPath, ['esbuild.mjs', '--watch'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
+      let grace: ReturnType<typeof setTimeout> | undefined;
       const finished = new Promise<void>((resolve, reject) => {
+        // The build's end and its errors come on two pipes, in either order: wait for both (or,
+        // should the error never come, a while after the end, and let the assertions say so).
         const onData = (d: Buffer) => {
           out += d.toString('utf8');
-          if (out.includes('[watch] build finished')) resolve();
+          if (!out.includes('[watch] build finished')) return;
+          if (/extension\.ts:\d+:\d+/.test(out)) resolve();
+          else grace ??= setTimeout(resolve, 10_000);
         };
         child.stdout.on('data', onData);
         child.stderr.on('data', onData);
@@ -109,6 +114,7 @@ describe('inner loop (.vscode, npm run watch)', () => {
       try {
         await finished;
       } finally {
+        clearTimeout(grace);
         child.kill();
       }
       const lines = out.split(/\r?\n/);

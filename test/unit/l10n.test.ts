@@ -9,7 +9,9 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { relativeTime } from '../../src/core/model/time';
 import { safeSegments } from '../../src/core/model/safePath';
-import { duplicateName, formTexts, formToFields, initialValues, emptyValues, localizeSpec, fieldSpecs } from '../../src/features/sites/siteForm';
+import { fieldSpecs } from '../../src/features/sites/formFields';
+import { formTexts, localizeSpec } from '../../src/features/sites/formTexts';
+import { duplicateName, formToFields, initialValues, emptyValues } from '../../src/features/sites/siteForm';
 import { english, formatMessage, type Translate } from '../../src/core/util/l10n';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');

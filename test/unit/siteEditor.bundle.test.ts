@@ -25,7 +25,7 @@ describe('site editor webview bundle', function () {
     const result = await esbuild.build({ ...webviewOptions, absWorkingDir: repoRoot, write: false, sourcemap: false, logLevel: 'silent' });
     assert.deepEqual(result.errors, []);
     const inputs = Object.keys(result.metafile!.inputs).sort();
-    assert.deepEqual(inputs, ['src/core/api/types.ts', 'src/core/util/l10n.ts', 'src/features/sites/protocol.ts', 'src/features/sites/siteForm.ts', 'src/features/sites/webview/main.ts']);
+    assert.deepEqual(inputs, ['src/core/api/types.ts', 'src/core/util/l10n.ts', 'src/features/sites/formFields.ts', 'src/features/sites/protocol.ts', 'src/features/sites/siteForm.ts', 'src/features/sites/webview/main.ts']);
     const [out] = result.outputFiles!;
     assert.ok(out && out.path.endsWith(path.join('dist', 'siteEditor.js')), out?.path);
     const js = out.text;

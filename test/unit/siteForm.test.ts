@@ -1,25 +1,23 @@
-// Unit tests of the site form model (src/features/sites/siteForm.ts). The site editor's webview script is
-// bundled with this same module (src/features/sites/webview/main.ts), so its rules are these.
+// Unit tests of the site form model (src/features/sites/siteForm.ts, with the fields of formFields.ts
+// and their translation, formTexts.ts). The site editor's webview script is bundled with the same
+// siteForm.ts and formFields.ts (src/features/sites/webview/main.ts), so its rules are these.
 import * as assert from 'node:assert/strict';
 import { SAVE_SITE_FIELDS, SERVER_TYPES, SITE_STRING_FIELDS, type SaveSiteField, type ServerType, type Site } from '../../src/core/api/types';
+import { COMMON_FIELDS, fieldSpecs, visibleFields, type FieldSpec } from '../../src/features/sites/formFields';
+import { localizeSpec } from '../../src/features/sites/formTexts';
 import {
-  COMMON_FIELDS,
   defaultValues,
   defaultsByType,
   duplicateName,
-  fieldSpecs,
   formToFields,
   initialValues,
   isHttpUrl,
-  localizeSpec,
   siteToForm,
   storedPasswords,
   updateFields,
   validate,
   validateWith,
-  visibleFields,
   withCopiedSecrets,
-  type FieldSpec,
   type FormValues,
   type PasswordEdited,
 } from '../../src/features/sites/siteForm';

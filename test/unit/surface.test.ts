@@ -12,7 +12,7 @@ const srcDir = path.join(repoRoot, 'src') + path.sep;
 const ENTRY_POINTS: Record<string, string> = {
   'src/extension.ts: activate': 'called by VS Code (dist/extension.mjs is package.json\'s "main")',
   'src/extension.ts: deactivate': 'called by VS Code',
-  'src/features/sites/siteForm.ts: formTexts': 'read by scripts/l10n-bundle.mjs to build the localisation bundle',
+  'src/features/sites/formTexts.ts: formTexts': 'read by scripts/l10n-bundle.mjs to build the localisation bundle',
 };
 
 /** `file: name` of every export of src/ that no other code of src/ refers to. */

@@ -638,6 +638,11 @@ export class RevisionStore {
     return this.digests.get(contentKey(siteId, revisionId));
   }
 
+  /** digestOf, else the disk store's (its index holds the SHA-256 of every content it keeps): nothing is read or requested. */
+  async storedDigest(siteId: string, revisionId: string): Promise<string | undefined> {
+    return this.digestOf(siteId, revisionId) ?? (await this.disk())?.digestOf(siteId, revisionId);
+  }
+
   private putContent(siteId: string, revisionId: string, content: string): Uint8Array {
     const bytes = encoder.encode(content);
     this.keepBytes(contentKey(siteId, revisionId), bytes);

@@ -27,7 +27,8 @@
 // fs.promises is read where it is used, so that activating does not load it (see esbuild.mjs).
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { FILE_MODE, isMissing, ownedName, ownerPid, processAlive, writeAtomic } from './files';
+import { FILE_MODE, isMissing, ownedName, ownerPid, processAlive, takeLock, writeAtomic } from './files';
+import { checked, crcOf, isCount, isHash, parseRecord, type JournalRecord } from './indexLines';
 
 export interface Entry {
   /** SHA-256 (hex) of the blob. */
@@ -44,8 +45,6 @@ interface Blob {
   refs: number;
 }
 
-type JournalRecord = ['P', string, string, number, number, number] | ['U', string, number] | ['D', string, string];
-
 const SNAPSHOT_FORMAT = 'site-revisions-store-index';
 const SNAPSHOT = 'snapshot';
 const LOCK = 'lock';
@@ -53,8 +52,6 @@ const LOCK = 'lock';
 const COMPACT_MIN_BYTES = 1024 * 1024;
 /** … or when there are more journal files than this. */
 const COMPACT_MAX_JOURNALS = 24;
-/** A lock older than this is taken over even if its process seems alive (a reused pid). */
-const STALE_LOCK_MS = 5 * 60_000;
 
 export class Catalog {
   /** Least recently used first (Map order). */
@@ -418,71 +415,4 @@ export class Catalog {
   referenced(hash: string): boolean {
     return this.blobs.has(hash);
   }
-}
-
-/** node:zlib, required on the first checksum: loading it costs ~2 ms that activation need not pay. */
-let zlib: typeof import('node:zlib') | undefined;
-
-function crcOf(s: string): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  zlib ??= require('node:zlib') as typeof import('node:zlib');
-  return zlib.crc32(s).toString(16).padStart(8, '0');
-}
-
-/** The JSON of a `<crc32> <json>` line when the CRC matches. */
-function checked(line: string): string | undefined {
-  if (line.length < 10 || line[8] !== ' ') return undefined;
-  const json = line.slice(9);
-  return crcOf(json) === line.slice(0, 8) ? json : undefined;
-}
-
-function parseRecord(line: string): JournalRecord | undefined {
-  const json = checked(line);
-  if (json === undefined) return undefined;
-  let r: unknown;
-  try {
-    r = JSON.parse(json);
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(r) || typeof r[1] !== 'string') return undefined;
-  switch (r[0]) {
-    case 'P':
-      return r.length === 6 && isHash(r[2]) && isCount(r[3]) && typeof r[4] === 'number' && typeof r[5] === 'number' ? (r as JournalRecord) : undefined;
-    case 'U':
-      return r.length === 3 && typeof r[2] === 'number' ? (r as JournalRecord) : undefined;
-    case 'D':
-      return r.length === 3 && isHash(r[2]) ? (r as JournalRecord) : undefined;
-    default:
-      return undefined;
-  }
-}
-
-export function isHash(v: unknown): v is string {
-  return typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
-}
-
-function isCount(v: unknown): v is number {
-  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-}
-
-/** Creates the lock file exclusively; takes over a lock whose process is gone or that is too old. */
-async function takeLock(lock: string): Promise<boolean> {
-  for (let tries = 0; tries < 2; tries++) {
-    try {
-      await fsp.writeFile(lock, String(process.pid), { flag: 'wx', mode: FILE_MODE });
-      return true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    try {
-      const [text, st] = await Promise.all([fsp.readFile(lock, 'utf8'), fsp.stat(lock)]);
-      const pid = Number(text.trim());
-      if (processAlive(pid) && Date.now() - st.mtimeMs < STALE_LOCK_MS) return false;
-      await fsp.rm(lock, { force: true });
-    } catch (e) {
-      if (!isMissing(e)) throw e;
-    }
-  }
-  return false;
 }

@@ -1,6 +1,6 @@
 // File-system helpers of the disk store (plain Node): private folders and files, atomic writes
-// (a temporary file renamed into place), and the clean-up of temporary files that a killed
-// process left behind.
+// (a temporary file renamed into place), the clean-up of temporary files that a killed process
+// left behind, and the lock file that compaction of the index runs under (catalog.ts).
 import { randomBytes } from 'node:crypto';
 // fs.promises is read where it is used, so that activating does not load it (see esbuild.mjs).
 import { promises as fsp } from 'node:fs';
@@ -93,4 +93,28 @@ export async function cleanTemp(tmpDir: string, maxAgeMs = 3600_000): Promise<nu
 export function isMissing(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** A lock older than this is taken over even if its process seems alive (a reused pid). */
+const STALE_LOCK_MS = 5 * 60_000;
+
+/** Creates the lock file exclusively; takes over a lock whose process is gone or that is too old. */
+export async function takeLock(lock: string): Promise<boolean> {
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      await fsp.writeFile(lock, String(process.pid), { flag: 'wx', mode: FILE_MODE });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    try {
+      const [text, st] = await Promise.all([fsp.readFile(lock, 'utf8'), fsp.stat(lock)]);
+      const pid = Number(text.trim());
+      if (processAlive(pid) && Date.now() - st.mtimeMs < STALE_LOCK_MS) return false;
+      await fsp.rm(lock, { force: true });
+    } catch (e) {
+      if (!isMissing(e)) throw e;
+    }
+  }
+  return false;
 }

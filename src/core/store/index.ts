@@ -14,7 +14,8 @@
 // { kind: 'revisions', siteId, path } (id, date, author; no content). The in-memory byte LRU
 // (src/core/model/lru.ts) stays in front of getContent(); digestOf() gives a stored content's
 // SHA-256 without reading it. Two windows may open the same folder at once.
-export { DiskStore, type Cached, type DiskStoreOptions, type ListInput, type ListKey, type ListValue, type StoreStats } from './diskStore';
+export { DiskStore, type Cached, type ListInput, type ListKey, type ListValue } from './diskStore';
+export type { DiskStoreOptions, StoreStats } from './blobStore';
 export { accountFolderName } from './account';
 export { fetchAllContents, DEFAULT_BULK_REPLY_BYTES, type BulkOptions, type BulkResult, type BulkSource } from './bulk';
 export { CACHED_SITE_FIELDS, type CachedRevision, type CachedSite } from './lists';

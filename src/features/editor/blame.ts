@@ -144,6 +144,14 @@ export class RevisionBlame implements vscode.Disposable {
    */
   async reload(): Promise<void> {
     for (const [k, s] of [...this.states]) {
+      // A file closed, or no longer in the mapped folder of its site: its blame ends, and nothing
+      // is read for it (VS Code keeps a closed tab's document a while).
+      const open = vscode.workspace.textDocuments.find((d) => key(d.uri) === k);
+      const mapped = this.files.folders.sitesContaining(s.target.uri).some((m) => m.siteId === s.target.siteId);
+      if (!open || !mapped) {
+        this.off(k);
+        continue;
+      }
       try {
         const revisions = usable(await this.files.history(s.target, { priority: 'background' }));
         if (this.states.get(k) !== s) continue;

@@ -36,6 +36,8 @@ export const TOOL_NAMES = {
   siteChanges: 'siteRevisions_siteChanges',
   folderStatus: 'siteRevisions_folderStatus',
   lineHistory: 'siteRevisions_lineHistory',
+  siteAsOf: 'siteRevisions_siteAsOf',
+  compareSites: 'siteRevisions_compareSites',
 } as const;
 
 /** A command's handler as the loaded code hands it over (src/features/history/register.ts registers it under its id). */

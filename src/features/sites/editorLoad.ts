@@ -1,5 +1,5 @@
-// The site editor's host side (./siteEditor, with the form rules ./siteForm and the message
-// protocol ./protocol) is imported when a form first opens (a chunk of its own in the build:
+// The site editor's host side (./siteEditor, with the form's fields ./formFields, their texts
+// ./formTexts, its rules ./siteForm and the message protocol ./protocol) is imported when a form first opens (a chunk of its own in the build:
 // esbuild.mjs). What activation needs of it is here: the serializer that gives a form back after
 // a window reload (it loads the rest when VS Code hands a panel over).
 import * as vscode from 'vscode';

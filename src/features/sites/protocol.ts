@@ -7,7 +7,8 @@
 // extension's messages as data (inserted as text and input values, never as HTML).
 
 import { SAVE_SITE_FIELDS, SITE_SECRET_FIELDS, type SaveSiteField, type ServerType } from '../../core/api/types';
-import { FORM_MODES, type FieldSpec, type FormMode, type FormValues, type PasswordEdited, type ValidationError } from './siteForm';
+import type { FieldSpec } from './formFields';
+import { FORM_MODES, type FormMode, type FormValues, type PasswordEdited, type ValidationError } from './siteForm';
 
 /** The message that (re)builds the form. */
 export interface InitMessage {

@@ -1,6 +1,6 @@
 // The site editor: a webview form to create, edit or duplicate a site. The webview's script is
 // src/features/sites/webview/main.ts, bundled into dist/siteEditor.js; both sides speak protocol.ts and
-// validate with the rules of siteForm.ts.
+// validate with the rules of siteForm.ts (the fields' specs: formFields.ts).
 //
 // Security: the webview gets a strict CSP with a nonce, loads only its script (dist/) and style
 // (media/), and never receives a stored password (only whether one exists). Everything the
@@ -11,8 +11,8 @@
 //
 // After a window reload VS Code gives the panel back to registerSiteEditorSerializer
 // (./editorLoad.ts) with the state the webview kept (protocol.ts EditorState: the form without any
-// typed password). In the extension's build this file, ./siteForm.ts and ./protocol.ts are a
-// chunk of their own, imported when a form first opens.
+// typed password). In the extension's build this file, ./siteForm.ts, ./formFields.ts,
+// ./formTexts.ts and ./protocol.ts are a chunk of their own, imported when a form first opens.
 
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -23,22 +23,16 @@ import { DisposableStore } from '../../core/util/disposable';
 import { SAVE_SITE_FIELDS, SERVER_TYPES, SITE_SECRET_FIELDS, type Site, type SiteFields } from '../../core/api/types';
 import { SITE_EDITOR_VIEW_TYPE } from './editorType';
 import { MAX_MESSAGE_VALUE_LENGTH, parseEditorState, parseMessage, withoutSecrets, type EditorState, type EditorStrings, type HostMessage, type InitMessage } from './protocol';
+import { COMMON_FIELDS, FIELD_GROUPS, GROUP_LABELS, SERVER_TYPE_INFO, fieldSpecs, type FieldSpec } from './formFields';
+import { localizeSpec, localizeTypeInfo } from './formTexts';
 import {
-  COMMON_FIELDS,
-  FIELD_GROUPS,
-  GROUP_LABELS,
-  SERVER_TYPE_INFO,
   defaultsByType,
-  fieldSpecs,
   formToFields,
   initialValues,
-  localizeSpec,
-  localizeTypeInfo,
   storedPasswords,
   updateFields,
   validate,
   withCopiedSecrets,
-  type FieldSpec,
   type FormMode,
   type FormValues,
   type PasswordEdited,
@@ -82,9 +76,9 @@ export function editorStrings(): EditorStrings {
 }
 
 /**
- * A text of the site form (siteForm.ts: labels, help, rule messages…) in the display language.
+ * A text of the site form (formFields.ts: labels, help, rule messages…) in the display language.
  * Besides the translator of src/workbench/l10n.ts, the one call of `vscode.l10n.t` with a computed message:
- * siteForm's formTexts() lists every such text for the bundle (scripts/l10n-bundle.mjs).
+ * formTexts.ts's formTexts() lists every such text for the bundle (scripts/l10n-bundle.mjs).
  */
 function formText(text: string): string {
   return text ? vscode.l10n.t(text) : text;

@@ -38,5 +38,5 @@ export function createLmTools(deps: LmToolsDeps): HistoryTools {
     revisions: async (siteId, path, signal) => (await untilAborted(store.revisions(siteId, path, { signal }), signal)).items.map((d) => ({ ...d.item, time: d.time })),
     content: async (siteId, revisionId, signal) => decoder.decode(await untilAborted(store.content(siteId, revisionId, { signal }), signal)),
   };
-  return new HistoryTools(deps.session, source, revisionStoreSource(store), deps.log, { folders: deps.folders, store });
+  return new HistoryTools(deps.session, source, revisionStoreSource(store), deps.log, store, { folders: deps.folders, store });
 }

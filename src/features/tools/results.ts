@@ -15,6 +15,8 @@ export const LIMITS = {
   searchFiles: { default: 50, max: 500 },
   /** Changed files in a Site Changes result. */
   changedFiles: { default: 100, max: 1000 },
+  /** Files of a site as of a moment, and of each list of a compare of two sites. */
+  asOfFiles: { default: 200, max: 2000 },
   /** Revisions listed per file in a search or changes result. */
   hitsPerFile: 20,
   revisionsPerFile: 20,
@@ -172,6 +174,23 @@ export interface SiteChangesInput {
   limit: number;
 }
 
+export interface SiteAsOfInput {
+  site: string | undefined;
+  scope: { folder: string | undefined };
+  /** As the agent wrote it (read in UTC by the tool); undefined when not given. */
+  moment: string | undefined;
+  limit: number;
+}
+export interface CompareSitesInput {
+  site: string | undefined;
+  other: string | undefined;
+  scope: { folder: string | undefined };
+  otherScope: { folder: string | undefined };
+  /** Both sites as of this moment; undefined: their newest revisions. */
+  moment: string | undefined;
+  limit: number;
+}
+
 type Raw = Record<string, unknown>;
 const raw = (input: unknown): Raw => (input && typeof input === 'object' && !Array.isArray(input) ? (input as Raw) : {});
 /** A path as the agent gave it (paths are exact: not trimmed); undefined unless a non-empty string. */
@@ -259,4 +278,16 @@ export function lineHistoryInput(input: unknown): LineHistoryInput {
   const b = lineOf(r.endLine) ?? a;
   const [startLine, endLine] = a !== undefined && b !== undefined && b < a ? [b, a] : [a, b];
   return { path: pathOf(r.path), site: textOf(r.site), revisionId: textOf(r.revisionId), startLine, endLine, limit: limitOf(r.limit, LIMITS.lineHistory) };
+}
+
+/** A site as of a moment: the site, a folder (none: the whole site), the moment. */
+export function siteAsOfInput(input: unknown): SiteAsOfInput {
+  const r = raw(input);
+  return { site: textOf(r.site), scope: { folder: folderOf(r.folder) }, moment: textOf(r.moment), limit: limitOf(r.limit, LIMITS.asOfFiles) };
+}
+
+/** Two sites compared: each with its folder; both by their newest revisions, or as of one moment. */
+export function compareSitesInput(input: unknown): CompareSitesInput {
+  const r = raw(input);
+  return { site: textOf(r.site), other: textOf(r.otherSite), scope: { folder: folderOf(r.folder) }, otherScope: { folder: folderOf(r.otherFolder) }, moment: textOf(r.moment), limit: limitOf(r.limit, LIMITS.asOfFiles) };
 }

@@ -2,7 +2,7 @@
 // no framework, no `vscode`, no Node built-ins, no inline code (the CSP allows only this file).
 // The form is built with DOM APIs from the `init` message of the extension (src/features/sites/siteEditor.ts);
 // every string that came from the service is inserted with textContent or as an input's value,
-// never as HTML. The field rules are siteForm.ts's own checkField, the messages protocol.ts's
+// never as HTML. The field rules are siteForm.ts's own checkField (on formFields.ts's specs), the messages protocol.ts's
 // types; the extension validates again on save and is authoritative.
 //
 // What the user typed survives a reload (of the webview, or of the window with the panel
@@ -11,7 +11,8 @@
 
 import { SITE_SECRET_FIELDS, type SaveSiteField, type SiteSecretField } from '../../../core/api/types';
 import { parseEditorState, savedState, type EditorState, type EditorStrings, type HostMessage, type InitMessage, type WebviewMessage } from '../protocol';
-import { checkField, validateWith, type FieldSpec, type FormValues, type PasswordEdited, type ValidationError } from '../siteForm';
+import type { FieldSpec } from '../formFields';
+import { checkField, validateWith, type FormValues, type PasswordEdited, type ValidationError } from '../siteForm';
 
 /** What VS Code gives the webview (acquireVsCodeApi, once). */
 interface VsCodeApi {
