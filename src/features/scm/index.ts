@@ -1,7 +1,8 @@
 // The working copy at a glance (issue 28): each mapped folder as a source control in the Source
-// Control view (./controls.ts), the letter and colour of its files' states wherever VS Code draws
-// a file (./decorations.ts), and the history of the selected lines (./lineHistory.ts). Loaded on
-// first use by ./register.ts, which registers the commands at activation.
+// Control view (./controls.ts; one folder's: ./folderControl.ts), the letter and colour of its
+// files' states wherever VS Code draws a file (./decorations.ts), and the history of the selected
+// lines (./lineHistory.ts). Loaded on first use by ./register.ts, which registers the commands at
+// activation.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -12,7 +13,8 @@ import { relativeTime } from '../../core/model/time';
 import { inform, message } from '../../workbench/messages';
 import { background } from '../../core/util/background';
 import { displayText } from '../../core/util/text';
-import { SiteControls, type StatusResource } from './controls';
+import { SiteControls } from './controls';
+import type { StatusResource } from './folderControl';
 import { StatusDecorations } from './decorations';
 import { LineHistoryView } from './lineHistory';
 import type { ScmCommand } from './names';

@@ -6,7 +6,8 @@ import type { FolderMapping } from '../revisions/mapping';
 import type { RevisionStore } from '../../core/model/revisionStore';
 import type { SitesModel } from '../sites/sitesModel';
 import { revisionStoreSource } from '../../core/search';
-import { HistoryTools, type HistorySource } from './tools';
+import type { HistorySource } from './kit';
+import { HistoryTools } from './tools';
 
 export interface LmToolsDeps {
   session: Session;
