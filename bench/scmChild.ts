@@ -26,7 +26,7 @@
 // Prints one JSON line on stdout.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { SiteRevisionClient } from '../src/core/api';
 import { loadBlame } from '../src/core/blame/load';
 import { RevisionStore } from '../src/core/model/revisionStore';
@@ -40,6 +40,7 @@ import { DiskStore } from '../src/core/store';
 import { DEMO } from '../test/server/demo';
 import { SEARCH_SCALE_SITE_ID, SearchScaleData } from '../test/server/searchScale';
 import { generateHistory } from '../test/unit/helpers/blameHistory';
+import { sampleLoopDelay } from './lib';
 
 export const SCM_WORKLOAD = { files: 2000, edited: 20, older: 20, missing: 20, localOnly: 100, concurrency: 6 };
 const SITE = String(SEARCH_SCALE_SITE_ID);
@@ -148,18 +149,7 @@ async function warm(url: string, dir: string, cache: string): Promise<ScmWarmSam
   // The host has the account's disk store open before any folder's status (the Sites view uses it).
   await disk.ready;
   await reset(url);
-  const h = monitorEventLoopDelay({ resolution: 1 });
-  h.enable();
-  const cpu = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.bind(process);
-  let held = 0;
-  let last = cpu?.();
-  const ticker = cpu
-    ? setInterval(() => {
-        const now = cpu();
-        held = Math.max(held, now.user + now.system - (last!.user + last!.system));
-        last = now;
-      }, 1)
-    : undefined;
+  const loop = sampleLoopDelay();
   const status = new FolderStatus(false);
   const digests = new DigestCache();
   const working = nodeWorkingFs(dir);
@@ -186,14 +176,13 @@ async function warm(url: string, dir: string, cache: string): Promise<ScmWarmSam
   const changes = status.updateWorking(entry.relative, await readWorking(working, entry.relative, digests));
   status.groups();
   const saveMs = performance.now() - t2;
-  h.disable();
-  if (ticker) clearInterval(ticker);
+  const l = loop.stop();
   // The folder as it was, for the next sample.
   fs.writeFileSync(file, before);
   fs.utimesSync(file, mtime, mtime);
   const requests = (await stats(url)).requests.length;
   await close();
-  return { firstMs, cachedMs, saveMs, requests, loop: { maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, ...(cpu ? { heldMs: held / 1000 } : {}) }, groups, saveChanged: changes.some((c) => c.after === 'changedLocally') };
+  return { firstMs, cachedMs, saveMs, requests, loop: { maxMs: l.maxMs, p99Ms: l.p99Ms, ...(l.heldMs !== undefined ? { heldMs: l.heldMs } : {}) }, groups, saveChanged: changes.some((c) => c.after === 'changedLocally') };
 }
 
 async function lines(): Promise<ScmLinesSample> {
