@@ -4,6 +4,13 @@
 // blame with its diff package, History Search with Site Changes and the language-model tools,
 // the editor features, the site editor's host side. A module both sides import is in a shared
 // chunk, one instance. `vscode` is provided by the host (an ES-module import of it, one module).
+// esbuild puts each module in a chunk by the set of entry points (the main one and each import()
+// target) that reach it: what activation loads would be cut into a dozen small files, one for
+// each combination of features that also use a piece of it, and every file costs the host's
+// module loader about 0.3 ms. So each feature loaded on first use imports src/extension.ts
+// (one line at the top of its module, which runs nothing: the entry is loaded before it): every
+// module activation loads is then reached by all of them, and is in one chunk
+// (docs/benchmarks.md, "Activation").
 // A second build, for the browser, bundles the site editor's webview script
 // (src/features/sites/webview/main.ts, with the form rules of src/features/sites/siteForm.ts and formFields.ts and the message
 // protocol it shares with the extension) into dist/siteEditor.js: no `vscode`, no Node built-ins.

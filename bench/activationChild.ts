@@ -8,11 +8,12 @@
 // socket was opened, no DNS lookup was made and undici was not evaluated.
 //
 // How "undici was not evaluated" is seen from outside the minified bundle: undici's module
-// lib/global.js reads (and then sets) globalThis[Symbol.for('undici.globalDispatcher.1')] when it
-// is evaluated; accessors on both symbols record any access. The sample then makes one request
-// through the activated extension's client (to a closed port, aborted) to prove that both
-// detectors do fire when undici loads and a connection is attempted, and to time what loading
-// undici adds to the first request (its chunk is imported and compiled then).
+// lib/core/diagnostics.js creates its diagnostics channels (`undici:client:connected` …) when it is
+// evaluated, and every part of undici the client loads (src/core/api/undiciParts.ts) requires it;
+// a wrapper around diagnostics_channel.channel() counts the names that start with `undici:`. The
+// sample then makes one request through the activated extension's client (to a closed port,
+// aborted) to prove that both detectors do fire when undici loads and a connection is attempted,
+// and to time what loading undici adds to the first request (its chunk is imported and compiled then).
 //
 // --preload loads those built-in modules before the clock starts: the extension host has them
 // loaded before any extension activates (the bench suite in the host checks it), a fresh Node
@@ -41,21 +42,14 @@ for (const m of preload) require(`node:${m}`);
 
 // ---- detectors (installed before the bundle is loaded)
 let undiciTouched = 0;
-for (const key of [Symbol.for('undici.globalDispatcher.1'), Symbol.for('undici.globalDispatcher.2')]) {
-  let value: unknown;
-  Object.defineProperty(globalThis, key, {
-    configurable: true,
-    enumerable: false,
-    get() {
-      undiciTouched++;
-      return value;
-    },
-    set(v) {
-      undiciTouched++;
-      value = v;
-    },
-  });
-}
+// The CommonJS object itself, which the bundle's require() returns too.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const diagnostics = require('node:diagnostics_channel') as { channel: (name: string | symbol) => unknown };
+const channel = diagnostics.channel;
+diagnostics.channel = (name: string | symbol) => {
+  if (typeof name === 'string' && name.startsWith('undici:')) undiciTouched++;
+  return channel(name);
+};
 let sockets = 0;
 /** When the first socket after the first request's call connected (performance.now()). */
 let firstConnectAt: number | undefined;
@@ -121,7 +115,7 @@ async function main(): Promise<void> {
   tracking = true;
   const t0 = performance.now();
   const ext = (await import(pathToFileURL(bundle).href)) as {
-    activate(c: unknown): { ready: Promise<void>; session: { state: string; client: { getSites(o: { signal: AbortSignal }): Promise<unknown> } } };
+    activate(c: unknown): { ready: Promise<void>; session: { state: string; getClient(): Promise<{ getSites(o: { signal: AbortSignal }): Promise<unknown> }> } };
   };
   const t1 = performance.now();
   const api = ext.activate(ctx);
@@ -143,7 +137,10 @@ async function main(): Promise<void> {
   const t4 = performance.now();
   firstConnectAt = undefined;
   const ac = new AbortController();
-  const call = api.session.client.getSites({ signal: ac.signal }).catch((e: unknown) => e);
+  const call = api.session
+    .getClient()
+    .then((client) => client.getSites({ signal: ac.signal }))
+    .catch((e: unknown) => e);
   const until = Date.now() + 5000;
   while (Date.now() < until && (sockets === socketsAtCall || undiciTouched === 0)) await sleep(1);
   ac.abort();

@@ -5,12 +5,14 @@ import { registerAuthCommands, startSession } from './features/auth/commands';
 import { Session } from './features/auth/session';
 import { affectsClient, onDidChangeSettings } from './workbench/config';
 import { Log } from './workbench/log';
-import { editors, registerSiteCommands } from './features/sites/commands';
+import { registerSiteCommands } from './features/sites/register';
+import { editors } from './features/sites/editorLoad';
 import { SitesModel } from './features/sites/sitesModel';
 import { SitesTreeProvider } from './features/sites/sitesTree';
 import { createSitesView } from './features/sites/sitesView';
 import { Notifier } from './workbench/notify';
-import { registerRevisions, type RevisionsApi } from './features/revisions';
+import type { RevisionsApi } from './features/revisions';
+import { registerRevisions } from './features/revisions/register';
 import { setBackgroundSink } from './core/util/background';
 import { AccountCache } from './features/auth/accountCache';
 import { RequestScheduler } from './core/scheduler';
@@ -44,7 +46,10 @@ export interface ExtensionApi {
   cache: AccountCache;
   scheduler: RequestScheduler;
   editors: typeof editors;
-  revisions: RevisionsApi;
+  /** The revisions feature once loaded (it loads on first use); throws before: see loadRevisions. */
+  readonly revisions: RevisionsApi;
+  /** Loads the revisions feature (the store, the rows under each site, the commands; a chunk of its own) and gives its handles. */
+  loadRevisions: () => Promise<RevisionsApi>;
   /** Loads History Search, Site Changes and the language-model tools (a chunk of their own) and gives their handles. */
   history: () => Promise<HistoryFeatures>;
   /** Loads the editor features (blame, gutter, alert; a chunk of their own) and gives their handles. */
@@ -104,7 +109,28 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const ready = (started.ready = startSession(session, log, notifier));
   const blame = registerBlameView({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
   const scm = registerScm({ session, model, revisions, log, notifier, editor: blame.features, cache }, () => ready, context.subscriptions);
-  return TEST_HOOKS ? { context, session, model, tree, view, log, cache, scheduler, editors, revisions, blame: blame.features, scm: scm.features, history: history.features, ready } : undefined;
+  if (!TEST_HOOKS) return undefined;
+  return {
+    context,
+    session,
+    model,
+    tree,
+    view,
+    log,
+    cache,
+    scheduler,
+    editors,
+    get revisions(): RevisionsApi {
+      const loaded = revisions.loaded();
+      if (!loaded) throw new Error('The revisions feature is not loaded yet: await loadRevisions() first');
+      return loaded;
+    },
+    loadRevisions: revisions.load,
+    blame: blame.features,
+    scm: scm.features,
+    history: history.features,
+    ready,
+  };
 }
 
 export function deactivate(): void {}

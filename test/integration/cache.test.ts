@@ -95,7 +95,9 @@ describe('Disk cache, offline and cancellation', function () {
     try {
       const copy = (await loadFreshCopy(runningBundle(), `cache${Date.now().toString(36)}`)).activate(ctx)!;
       await copy.ready;
-      const bytes = await copy.revisions.store.content(acme.site.id, rev!.ref.item.id);
+      // Nothing has used the revisions feature yet (no row expanded, no document, no mapped folder): its code is not loaded.
+      assert.throws(() => copy.revisions, /not loaded yet/);
+      const bytes = await (await copy.loadRevisions()).store.content(acme.site.id, rev!.ref.item.id);
       assert.equal(new TextDecoder().decode(bytes), text);
       assert.equal((await stats()).requests.length, 0, 'the revision reopens with no request');
       // The same tree expanded: shown from disk …

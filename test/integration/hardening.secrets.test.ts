@@ -232,7 +232,7 @@ describe('Hardening: secrets', function () {
     }
     assert.equal(api.context.globalState.get('siteRevisions.account'), undefined);
     assert.equal(api.session.account, undefined);
-    assert.throws(() => api.session.client, /signed out|not accepted/);
+    await assert.rejects(api.session.getClient(), /signed out|not accepted/);
   });
 
   it('the password and API key are nowhere: log files (trace), settings, state, request URLs, tree, messages, editor', async () => {

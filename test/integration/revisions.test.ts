@@ -328,7 +328,7 @@ describe(specShaped ? 'Revisions (reads shaped as the spec shows them, no succes
 
   it('refuses hostile paths from the service for restore and compare, naming the path', async () => {
     const acme = await site();
-    const client = api.session.client;
+    const client = await api.session.getClient();
     const hostile = ['../../etc/passwd', '/etc/x', 'C:\\x', 'a/../../x.txt', 'x\u0000y'];
     const orig = { files: client.getRevisionFiles, revs: client.getRevisions, rev: client.getRevision };
     const fake = (p: string): RevisionSummary[] => [{ id: `99${hostile.indexOf(p)}1`, date: '2024-01-02 03:04:05', author: 'mallory' }];
@@ -378,7 +378,7 @@ describe(specShaped ? 'Revisions (reads shaped as the spec shows them, no succes
 
   it('pages long revision lists with “Load more…”', async () => {
     const acme = await site();
-    const client = api.session.client;
+    const client = await api.session.getClient();
     const orig = { files: client.getRevisionFiles, revs: client.getRevisions };
     const many: RevisionSummary[] = Array.from({ length: 12 }, (_, i) => ({ id: String(5000 + i), date: `2024-01-${String(i + 1).padStart(2, '0')} 10:00:00`, author: `a${i}` }));
     client.getRevisionFiles = async (...a) => [...(await orig.files.apply(client, a)), 'many.txt'];

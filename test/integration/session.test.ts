@@ -120,7 +120,7 @@ describe('Session', function () {
       assert.deepEqual(await s.rows(), [], 'no site row');
       assert.equal(api.session.state, 'signedOut');
       assert.equal(api.session.account, undefined);
-      assert.throws(() => api.session.client, /signed out/, 'no client with the password');
+      await assert.rejects(api.session.getClient(), /signed out/, 'no client with the password');
       await waitFor(() => api.cache.folder === undefined && !fs.existsSync(folder), { message: 'the disk cache closed and its folder deleted' });
       assert.equal(await api.cache.current(), undefined);
     } finally {

@@ -13,6 +13,8 @@ export async function ext<T = unknown>(): Promise<T> {
   if (!e) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
   const api = e.isActive ? e.exports : await e.activate();
   if (!api) throw new Error(`${EXTENSION_ID} returned no test handles: it is not a test build (node esbuild.mjs without --production)`);
+  // The revisions feature loads on first use; the suites read its handles (api.revisions) directly.
+  await (api as { loadRevisions?: () => Promise<unknown> }).loadRevisions?.();
   return api;
 }
 

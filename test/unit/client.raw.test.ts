@@ -22,6 +22,7 @@ import {
   type RequestEvent,
 } from '../../src/core/api';
 import { assertNoSecrets, EXPIRED_CERT, EXPIRED_KEY, rejectsWith, startRawServer, TEST_CERT, TEST_KEY, type RawResponse, type RawServer } from './helpers/rawServer';
+import { loadUndici } from '../../src/core/api/agents';
 
 const PASSWORD = 'Pw-s3cret&=+ü';
 const API_KEY = 'sr_test_0123456789abcdef';
@@ -796,7 +797,7 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
   });
 
   describe('loading', () => {
-    it('undici is not loaded by importing the client module or constructing a client, only by the first request', () => {
+    it('undici is not loaded by importing the client module or constructing a client, only by the first request: its Agent and request, not its index (which would set the global dispatcher of every extension in the host)', () => {
       const api = path.resolve(__dirname, '../../src/core/api/index.js');
       const script = `
         const http = require('node:http');
@@ -809,12 +810,28 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
           const c2 = new api.SiteRevisionClient({ baseUrl: 'http://127.0.0.1:' + srv.address().port, credentials: () => ({ email: 'a@b.c', password: 'p' }) });
           const sites = await c2.getSites();
           const after = loaded();
+          const index = Object.keys(require.cache).some((k) => /[\\/]node_modules[\\/]undici[\\/]index\.js$/.test(k));
+          const globalDispatcher = globalThis[Symbol.for('undici.globalDispatcher.1')] !== undefined || globalThis[Symbol.for('undici.globalDispatcher.2')] !== undefined;
           await c2.dispose(); await c.dispose(); srv.close();
-          console.log(JSON.stringify({ before, after, sites }));
+          console.log(JSON.stringify({ before, after, index, globalDispatcher, sites }));
         });`;
       const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 15_000 });
       assert.equal(r.status, 0, r.stderr);
-      assert.deepEqual(JSON.parse(r.stdout.trim()), { before: false, after: true, sites: [] });
+      assert.deepEqual(JSON.parse(r.stdout.trim()), { before: false, after: true, index: false, globalDispatcher: false, sites: [] });
+    });
+
+    it('the parts of undici the client loads (src/core/api/undiciParts.ts, four of its files) are what its index exports: an update that moves them fails here', async () => {
+      const parts = await loadUndici();
+      const undici = ((m) => m.default ?? m)((await import('undici')) as typeof import('undici') & { default?: typeof import('undici') });
+      assert.equal(parts.Agent, undici.Agent);
+      assert.equal(parts.ProxyAgent, undici.ProxyAgent);
+      const agent = new parts.Agent();
+      try {
+        assert.equal(typeof agent.request, 'function');
+        assert.equal(agent.request, undici.Dispatcher.prototype.request);
+      } finally {
+        await agent.close();
+      }
     });
   });
 });

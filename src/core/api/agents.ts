@@ -19,14 +19,15 @@ import { isLoopbackHost } from './url';
 import type { Redactor } from '../util/redact';
 import { loadOnce } from '../util/loadOnce';
 
-export type Undici = typeof import('undici');
+/** What the client takes from undici (./undiciParts.ts: its Agent and ProxyAgent, not all of undici). */
+export type Undici = typeof import('./undiciParts');
 
-/** Loads undici once, on first use (in the extension's build, a chunk of its own: esbuild.mjs). */
+/** Loads undici's parts once, on first use (in the extension's build, a chunk of its own: esbuild.mjs). */
 export const loadUndici: () => Promise<Undici> = loadOnce(() =>
-  import('undici').then((m) => {
-    // Native ESM import of a CommonJS package: named exports, with module.exports as `default`.
+  import('./undiciParts.js').then((m) => {
+    // Compiled to CommonJS (the unit tests), the module comes back as its `default`.
     const mod = m as Undici & { default?: Undici };
-    return typeof mod.request === 'function' ? mod : (mod.default as Undici);
+    return typeof mod.Agent === 'function' ? mod : (mod.default as Undici);
   }),
 );
 

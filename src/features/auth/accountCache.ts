@@ -2,7 +2,8 @@
 // the extension (context.globalStorageUri): `store/<accountFolderName>` — a hash of the service
 // and the email, so neither appears in a path — folders 0700, files 0600.
 //
-// - One store per account, opened when the session has an account, bounded by
+// - One store per account, opened when something first reads it while the session has an
+//   account (its code is loaded then: activation does not pay for it), bounded by
 //   `siteRevisions.cache.maxSizeMB` (0: off, and what it held is deleted).
 // - Sign-out, or signing in as another account (or to another service), deletes the previous
 //   account's folder; an expired session keeps it (the same account signs in again).
@@ -15,7 +16,9 @@ import * as vscode from 'vscode';
 import type { Session } from './session';
 import { onDidChangeSettings, readSettings } from '../../workbench/config';
 import type { Log } from '../../workbench/log';
-import { accountFolderName, DiskStore } from '../../core/store';
+import type { DiskStore } from '../../core/store';
+import { accountFolderName } from '../../core/store/account';
+import { feature } from '../../workbench/feature';
 import { message, plain, showInfo, showWarning } from '../../workbench/messages';
 import { background } from '../../core/util/background';
 import { mb } from '../../core/util/bytes';
@@ -23,8 +26,12 @@ import { mb } from '../../core/util/bytes';
 interface Opened {
   key: string;
   folder: string;
-  store: Promise<DiskStore>;
+  /** The store, once something asked for it (current()). */
+  store?: Promise<DiskStore>;
 }
+
+/** The disk store's code, loaded when the first store opens. */
+const loadStore = feature(() => import('./diskStore.js'));
 
 export class AccountCache implements vscode.Disposable {
   /** Where every account's folder is (undefined: the host gives no storage folder, so no disk cache). */
@@ -50,7 +57,7 @@ export class AccountCache implements vscode.Disposable {
         if (!e.affectsConfiguration('siteRevisions.cache.maxSizeMB')) return;
         const bytes = readSettings().diskCacheBytes;
         const o = this.opened;
-        if (o) background('Resizing the disk cache', o.store.then((s) => s.setMaxBytes(bytes)));
+        if (o?.store) background('Resizing the disk cache', o.store.then((s) => s.setMaxBytes(bytes)));
       }),
       vscode.commands.registerCommand('siteRevisions.clearCache', () => this.clearCommand()),
       this._onDidClear,
@@ -58,9 +65,11 @@ export class AccountCache implements vscode.Disposable {
     this.follow();
   }
 
-  /** The store of the signed-in account, once open; undefined when signed out. (Off: a store that is not `enabled`.) */
+  /** The store of the signed-in account, opened on first use; undefined when signed out. (Off: a store that is not `enabled`.) */
   current(): Promise<DiskStore | undefined> {
-    return this.opened?.store ?? Promise.resolve(undefined);
+    const o = this.opened;
+    if (!o) return Promise.resolve(undefined);
+    return (o.store ??= this.open(o.folder));
   }
 
   /** The folder of the signed-in account's store (tests and the secrets scan read it). */
@@ -86,15 +95,20 @@ export class AccountCache implements vscode.Disposable {
       // Signed out, or another account: the previous account's cache goes with it, whatever
       // happens to its last write (a full disk).
       this.chain = this.chain.then(async () => {
-        const s = await previous.store.catch(() => undefined);
+        const s = await previous.store?.catch(() => undefined);
         if (s) await s.destroy();
         await fsp.rm(previous.folder, { recursive: true, force: true });
         this.log.info('The disk cache of the previous account was deleted.');
       }).catch((e: unknown) => this.log.warn(`The disk cache of the previous account could not be deleted (${(e as Error).message}).`));
     }
     if (!key || !this.root) return;
-    const folder = path.join(this.root, key);
+    this.opened = { key, folder: path.join(this.root, key) };
+  }
+
+  /** Opens the store in `folder` (after the deletions and openings before it). */
+  private open(folder: string): Promise<DiskStore> {
     const store = this.chain.then(async () => {
+      const { DiskStore } = await loadStore();
       const s = new DiskStore(folder, { maxBytes: readSettings().diskCacheBytes, log: (m) => this.log.warn(m) });
       await s.ready;
       const st = s.stats();
@@ -104,7 +118,7 @@ export class AccountCache implements vscode.Disposable {
       return s;
     });
     this.chain = store.catch(() => undefined);
-    this.opened = { key, folder, store };
+    return store;
   }
 
   /** Deletes everything cached on disk, every account's; returns the bytes freed. */
@@ -114,11 +128,11 @@ export class AccountCache implements vscode.Disposable {
     const run = this.chain.then(async () => {
       const freed = await folderBytes(root);
       const o = this.opened;
-      const s = o ? await o.store : undefined;
+      const s = o?.store ? await o.store : undefined;
       // The open store deletes its own files (and stays usable); other folders are removed.
       if (s) await s.clear();
       const names = await fsp.readdir(root).catch((): string[] => []);
-      for (const n of names) if (n !== o?.key) await fsp.rm(path.join(root, n), { recursive: true, force: true });
+      for (const n of names) if (!s || n !== o?.key) await fsp.rm(path.join(root, n), { recursive: true, force: true });
       return freed - (await folderBytes(root));
     });
     this.chain = run.catch(() => undefined);
@@ -145,7 +159,7 @@ export class AccountCache implements vscode.Disposable {
   dispose(): void {
     this.subs.forEach((d) => d.dispose());
     const o = this.opened;
-    if (o) background('Closing the disk cache', o.store.then((s) => s.dispose()));
+    if (o?.store) background('Closing the disk cache', o.store.then((s) => s.dispose()));
   }
 }
 

@@ -1,20 +1,22 @@
 // The signed-in account: where the secrets live (SecretStorage only), the service client built
-// on them, and the one place that reacts to "signed out" (HTTP 401) replies.
+// on them (on the first request: ./clientFactory.ts), and the one place that reacts to "signed
+// out" (HTTP 401) replies.
 import * as vscode from 'vscode';
-import { SiteRevisionClient } from '../../core/api/client';
+import type { SiteRevisionClient } from '../../core/api/client';
 import { AuthError, isApiError } from '../../core/api/errors';
 import { parseServiceUrl } from '../../core/api/url';
 import type { Credentials } from '../../core/api/types';
-import { readProxySettings, readSettings } from '../../workbench/config';
 import type { Log } from '../../workbench/log';
-import { proxyResolver } from '../../core/net/proxy';
-import { readCaFile, trustLogger } from '../../core/net/tls';
 import { message, showWarning } from '../../workbench/messages';
 import { setContext } from '../../workbench/context';
 import { background } from '../../core/util/background';
 import { Disposable } from '../../core/util/disposable';
 import type { RequestScheduler } from '../../core/scheduler';
 import { isOffline } from '../sites/viewState';
+import { feature } from '../../workbench/feature';
+
+/** The client's code, loaded when the first client is made. */
+const clientFactory = feature(() => import('./clientFactory.js'));
 
 /** What is remembered outside SecretStorage: never a password or key. */
 export interface Account {
@@ -72,6 +74,10 @@ export class Session extends Disposable {
   private _account: Account | undefined;
   private credentials: Credentials | undefined;
   private _client: SiteRevisionClient | undefined;
+  /** The client being made (its code loading) for the credentials of `generation`. */
+  private making: { generation: number; client: Promise<SiteRevisionClient> } | undefined;
+  /** Counts the changes of account, credentials or settings: a client made for an earlier one is not used. */
+  private generation = 0;
   /** The "sign in again" message while it is on screen (one per expiry, not one per request). */
   private reauthPrompt: Thenable<unknown> | undefined;
   /** This window's own sign-in or sign-out is changing the secrets (not another window). */
@@ -161,7 +167,7 @@ export class Session extends Disposable {
     const norm = normalizeServiceUrl(serviceUrl);
     if ('error' in norm) throw new Error(norm.error);
     const account: Account = { serviceUrl: norm.url, email: creds.email.trim() };
-    const trial = this.makeClient(account.serviceUrl, { ...creds, email: account.email });
+    const trial = await this.makeClient(account.serviceUrl, { ...creds, email: account.email });
     const ac = new AbortController();
     const sub = token?.onCancellationRequested(() => ac.abort());
     if (token?.isCancellationRequested) ac.abort();
@@ -274,10 +280,25 @@ export class Session extends Disposable {
     await this.context.globalState.update(SECRET_KEYS, keep.length ? [...keep] : undefined);
   }
 
-  /** The client of the signed-in account; throws AuthError when signed out. */
-  get client(): SiteRevisionClient {
-    if (!this._client || this._state === 'signedOut') throw new AuthError('Site Revisions', 'signed out');
-    return this._client;
+  /**
+   * The client of the signed-in account, made on its first use (its code is loaded then); rejects
+   * with AuthError when signed out.
+   */
+  async getClient(): Promise<SiteRevisionClient> {
+    const account = this._account;
+    const creds = this.credentials;
+    if (this._state === 'signedOut' || !account || !creds) throw new AuthError('Site Revisions', 'signed out');
+    if (this._client) return this._client;
+    const generation = this.generation;
+    if (this.making?.generation !== generation) this.making = { generation, client: this.makeClient(account.serviceUrl, creds) };
+    const client = await this.making.client;
+    if (generation !== this.generation) {
+      // Signed out, another account or other settings while the code loaded: that client is not used.
+      background('Closing an unused client', client.dispose());
+      return this.getClient();
+    }
+    this.making = undefined;
+    return (this._client ??= client);
   }
 
   /**
@@ -294,7 +315,7 @@ export class Session extends Disposable {
     }
     const started = ++this.calls;
     try {
-      const value = await fn(this.client);
+      const value = await fn(await this.getClient());
       this.reportReachable(true, started);
       return value;
     } catch (e) {
@@ -334,29 +355,17 @@ export class Session extends Disposable {
     this.credentials = creds;
     this.log.redactor.add(creds.password);
     this.log.redactor.add(creds.apiKey);
-    this._client = this.makeClient(account.serviceUrl, creds);
   }
 
-  private makeClient(serviceUrl: string, creds: Credentials): SiteRevisionClient {
-    const settings = readSettings();
+  private async makeClient(serviceUrl: string, creds: Credentials): Promise<SiteRevisionClient> {
     this.log.redactor.add(creds.password);
     this.log.redactor.add(creds.apiKey);
-    const ca = readCaFile(settings.caFile, this.log);
-    return new SiteRevisionClient({
-      baseUrl: serviceUrl,
-      credentials: () => creds,
-      timeoutMs: settings.requestTimeoutMs,
-      ...(ca ? { ca } : {}),
-      systemCertificates: settings.systemCertificates,
-      onTrust: trustLogger(this.log),
-      // VS Code's proxy settings and the proxy environment, read on every request.
-      proxy: proxyResolver(readProxySettings, process.env, (text) => this.log.info(text)),
-      onEvent: (e) => this.log.debug('request', e),
-      ...(this.scheduler ? { scheduler: this.scheduler } : {}),
-    });
+    return (await clientFactory()).makeClient(serviceUrl, creds, this.log, this.scheduler);
   }
 
   private forgetClient(): void {
+    this.generation++;
+    this.making = undefined;
     if (this._client) background('Closing the connections of the previous client', this._client.dispose());
     this._client = undefined;
     this.credentials = undefined;

@@ -18,6 +18,8 @@ import { RevisionBlame } from './blame';
 import { OtherSiteCompare } from './otherSite';
 import { SiteQuickDiff } from './quickDiff';
 import { WorkingFiles } from './workingFiles';
+// Loaded on first use: importing the entry keeps what activation loads in one file (esbuild.mjs).
+import '../../extension';
 
 export interface BlameViewDeps {
   session: Session;

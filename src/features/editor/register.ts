@@ -8,13 +8,15 @@ import type * as vscode from 'vscode';
 import { feature, lazyCommand } from '../../workbench/feature';
 import { background } from '../../core/util/background';
 import type { BlameViewApi, BlameViewDeps } from './index';
+import type { Revisions } from '../revisions/register';
 import { BLAME_VIEW_COMMANDS } from './names';
 
-export function registerBlameView(deps: BlameViewDeps, whenReady: () => Promise<void>, subscriptions: vscode.Disposable[]): { features: () => Promise<BlameViewApi> } {
+export function registerBlameView(deps: Omit<BlameViewDeps, 'revisions'> & { revisions: Revisions }, whenReady: () => Promise<void>, subscriptions: vscode.Disposable[]): { features: () => Promise<BlameViewApi> } {
   // Set by the trigger that loads the code: the session became usable (restored, signed in).
   let sessionTrigger = false;
   const loaded = feature(async () => {
-    const { api, disposables, commands } = (await import('./index.js')).registerBlameView(deps, { focusActiveEditor: sessionTrigger });
+    const [m, revisions] = await Promise.all([import('./index.js'), deps.revisions.load()]);
+    const { api, disposables, commands } = m.registerBlameView({ ...deps, revisions }, { focusActiveEditor: sessionTrigger });
     subscriptions.push(...disposables);
     return { api, commands };
   });

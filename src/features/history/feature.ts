@@ -10,6 +10,8 @@ import type { SitesModel } from '../sites/sitesModel';
 import type { Notifier } from '../../workbench/notify';
 import { registerSearchViews, type SearchViewsApi } from './';
 import type { CommandHandler } from './names';
+// Loaded on first use: importing the entry keeps what activation loads in one file (esbuild.mjs).
+import '../../extension';
 
 export interface HistoryDeps {
   session: Session;

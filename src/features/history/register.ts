@@ -4,11 +4,15 @@
 import * as vscode from 'vscode';
 import { feature, lazyCommand } from '../../workbench/feature';
 import type { HistoryDeps, HistoryFeatures } from './feature';
+import type { Revisions } from '../revisions/register';
 import { HISTORY_COMMANDS, TOOL_NAMES } from './names';
 
 /** Registers the commands and tools; `features()` loads the code (once) and gives its handles. */
-export function registerHistory(deps: HistoryDeps, subscriptions: vscode.Disposable[]): { features: () => Promise<HistoryFeatures> } {
-  const features = feature(async () => (await import('./feature.js')).activateHistory(deps, subscriptions));
+export function registerHistory(deps: Omit<HistoryDeps, 'revisions'> & { revisions: Revisions }, subscriptions: vscode.Disposable[]): { features: () => Promise<HistoryFeatures> } {
+  const features = feature(async () => {
+    const [m, revisions] = await Promise.all([import('./feature.js'), deps.revisions.load()]);
+    return m.activateHistory({ ...deps, revisions }, subscriptions);
+  });
   const tool = async (name: string): Promise<vscode.LanguageModelTool<object>> => (await features()).tools.get(name)!;
   subscriptions.push(
     ...HISTORY_COMMANDS.map((id) => lazyCommand(id, features, (f, ...args) => (f.commands[id] as (...a: unknown[]) => unknown)(...args))),

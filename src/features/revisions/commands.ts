@@ -13,7 +13,7 @@ import { isOffline } from '../sites/viewState';
 import { ActiveFileRevisions, type RevisionActions } from './activeFile';
 import { refOf, siteOf } from './args';
 import type { RevisionsController } from './controller';
-import { RETRY_COMMAND } from './controller';
+import { RETRY_COMMAND, type RevisionCommand } from './names';
 import { documentLength, fitsDiff, formatBytes } from './diffGuard';
 import { notAvailableOffline, revisionDocumentUri } from './fileSystem';
 import { exactDate, fileName, LoadMoreNode, RevisionNode, revisionLabel, revisionTitle, whenAndWho, type RevisionRef } from './nodes';
@@ -39,32 +39,32 @@ export class RevisionCommands implements RevisionActions {
     return this.deps.ctl;
   }
 
-  register(): vscode.Disposable[] {
-    const cmd = (id: string, title: MessageText, fn: (...args: unknown[]) => Promise<Outcome | void> | Outcome | void) =>
-      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-        try {
-          return await fn(...args);
-        } catch (e) {
-          this.deps.notifier.error(title, e, () => vscode.commands.executeCommand(id, ...args));
-          return notDone('failed', e instanceof Error ? e.message : String(e));
-        }
-      });
-    return [
-      cmd('siteRevisions.openRevision', message('Open Revision'), async (a) => this.withRef(a, (r) => this.open(r))),
-      cmd('siteRevisions.compareWithWorking', message('Compare with Working File'), async (a) => this.withRef(a, (r) => this.compareWithWorking(r))),
-      cmd('siteRevisions.compareWithPrevious', message('Compare with Previous Revision'), async (a) => this.withRef(a, (r) => this.compareWithPrevious(r))),
-      cmd('siteRevisions.selectForCompare', message('Select for Compare'), async (a) => this.withRef(a, (r) => this.selectForCompare(r))),
-      cmd('siteRevisions.compareWithSelected', message('Compare with Selected'), async (a) => this.withRef(a, (r) => this.compareWithSelected(r))),
-      cmd('siteRevisions.compareSelectedRevisions', message('Compare Selected Revisions'), async (a, all) => this.compareSelected(a, all)),
-      cmd('siteRevisions.restoreRevision', message('Restore Revision'), async (a) => this.withRef(a, (r) => this.restore(r))),
-      cmd('siteRevisions.copyRevisionContent', message('Copy Revision Content'), async (a) => this.withRef(a, (r) => this.copy(r))),
-      cmd('siteRevisions.mapFolder', message('Map Site to Local Folder'), async (a, folder) => this.mapFolder(a, folder)),
-      cmd('siteRevisions.loadMoreRevisions', message('Load More Revisions'), (a) => {
+  /** Each command's handler by id (./register.ts registers them at activation and calls these once loaded). */
+  handlers(): Record<RevisionCommand, (...args: unknown[]) => unknown> {
+    const cmd = (id: string, title: MessageText, fn: (...args: unknown[]) => Promise<Outcome | void> | Outcome | void) => async (...args: unknown[]) => {
+      try {
+        return await fn(...args);
+      } catch (e) {
+        this.deps.notifier.error(title, e, () => vscode.commands.executeCommand(id, ...args));
+        return notDone('failed', e instanceof Error ? e.message : String(e));
+      }
+    };
+    return {
+      'siteRevisions.openRevision': cmd('siteRevisions.openRevision', message('Open Revision'), async (a) => this.withRef(a, (r) => this.open(r))),
+      'siteRevisions.compareWithWorking': cmd('siteRevisions.compareWithWorking', message('Compare with Working File'), async (a) => this.withRef(a, (r) => this.compareWithWorking(r))),
+      'siteRevisions.compareWithPrevious': cmd('siteRevisions.compareWithPrevious', message('Compare with Previous Revision'), async (a) => this.withRef(a, (r) => this.compareWithPrevious(r))),
+      'siteRevisions.selectForCompare': cmd('siteRevisions.selectForCompare', message('Select for Compare'), async (a) => this.withRef(a, (r) => this.selectForCompare(r))),
+      'siteRevisions.compareWithSelected': cmd('siteRevisions.compareWithSelected', message('Compare with Selected'), async (a) => this.withRef(a, (r) => this.compareWithSelected(r))),
+      'siteRevisions.compareSelectedRevisions': cmd('siteRevisions.compareSelectedRevisions', message('Compare Selected Revisions'), async (a, all) => this.compareSelected(a, all)),
+      'siteRevisions.restoreRevision': cmd('siteRevisions.restoreRevision', message('Restore Revision'), async (a) => this.withRef(a, (r) => this.restore(r))),
+      'siteRevisions.copyRevisionContent': cmd('siteRevisions.copyRevisionContent', message('Copy Revision Content'), async (a) => this.withRef(a, (r) => this.copy(r))),
+      'siteRevisions.mapFolder': cmd('siteRevisions.mapFolder', message('Map Site to Local Folder'), async (a, folder) => this.mapFolder(a, folder)),
+      'siteRevisions.loadMoreRevisions': cmd('siteRevisions.loadMoreRevisions', message('Load More Revisions'), (a) => {
         if (a instanceof LoadMoreNode) this.ctl.loadMore(a);
       }),
-      cmd('siteRevisions.revisionsOfActiveFile', message('Revisions of Active File'), async (a) => this.activeFile.run(a)),
-      vscode.commands.registerCommand(RETRY_COMMAND, (node?: unknown) => this.ctl.retry(node as never)),
-    ];
+      'siteRevisions.revisionsOfActiveFile': cmd('siteRevisions.revisionsOfActiveFile', message('Revisions of Active File'), async (a) => this.activeFile.run(a)),
+      [RETRY_COMMAND]: (node?: unknown) => this.ctl.retry(node as never),
+    };
   }
 
   // ---- arguments

@@ -21,8 +21,7 @@ import { digest, type ListUpdate, type ReadOptions, type RevisionList, type Revi
 import { isApiError } from '../../core/api/errors';
 import { isOffline } from '../sites/viewState';
 import { Disposable } from '../../core/util/disposable';
-
-export const RETRY_COMMAND = 'siteRevisions.revisions.retry';
+import { RETRY_COMMAND } from './names';
 
 /** A load of the Sites view that takes longer than this shows a notification with Cancel. */
 const SLOW_LOAD_MS = 1500;

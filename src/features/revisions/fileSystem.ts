@@ -61,14 +61,6 @@ export class RevisionFileSystem extends Disposable implements vscode.FileSystemP
     this.own(this._onDidChangeFile);
   }
 
-  static register(store: RevisionStore, whenReady?: () => Promise<unknown>): { provider: RevisionFileSystem; disposable: vscode.Disposable } {
-    const provider = new RevisionFileSystem(store, whenReady);
-    const readonlyMessage = new vscode.MarkdownString(vscode.l10n.t('This is a stored revision of a site file; it cannot be changed. Use **{0}** to bring it back into the working file.', vscode.l10n.t('Restore Revision')));
-    const reg = vscode.workspace.registerFileSystemProvider(REVISION_SCHEME, provider, { isReadonly: readonlyMessage, isCaseSensitive: true });
-    const tabs = vscode.window.tabGroups.onDidChangeTabs((e) => provider.tabsClosed(e.closed));
-    return { provider, disposable: vscode.Disposable.from(reg, tabs, provider) };
-  }
-
   /** Tabs were closed: the loads of documents no tab shows any more are aborted. */
   tabsClosed(closed: readonly vscode.Tab[]): void {
     if (!this.loads.size) return;

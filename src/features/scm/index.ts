@@ -19,6 +19,8 @@ import { StatusDecorations } from './decorations';
 import { LineHistoryView } from './lineHistory';
 import type { ScmCommand } from './names';
 import type { ScmDeps } from './register';
+// Loaded on first use: importing the entry keeps what activation loads in one file (esbuild.mjs).
+import '../../extension';
 
 /** Handles for tests (ExtensionApi.scm); not a public API. */
 export interface ScmApi {

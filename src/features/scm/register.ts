@@ -9,6 +9,7 @@ import type { BlameViewApi } from '../editor';
 import type { AccountCache } from '../auth/accountCache';
 import type { Log } from '../../workbench/log';
 import type { RevisionsApi } from '../revisions';
+import type { Revisions } from '../revisions/register';
 import type { SitesModel } from '../sites/sitesModel';
 import { feature, lazyCommand } from '../../workbench/feature';
 import { message } from '../../workbench/messages';
@@ -29,9 +30,10 @@ export interface ScmDeps {
   cache: AccountCache;
 }
 
-export function registerScm(deps: ScmDeps, whenReady: () => Promise<void>, subscriptions: vscode.Disposable[]): { features: () => Promise<ScmApi> } {
+export function registerScm(deps: Omit<ScmDeps, 'revisions'> & { revisions: Revisions }, whenReady: () => Promise<void>, subscriptions: vscode.Disposable[]): { features: () => Promise<ScmApi> } {
   const loaded = feature(async () => {
-    const f = await (await import('./index.js')).activateScm(deps);
+    const [m, revisions] = await Promise.all([import('./index.js'), deps.revisions.load()]);
+    const f = await m.activateScm({ ...deps, revisions });
     subscriptions.push(...f.disposables);
     return f;
   });

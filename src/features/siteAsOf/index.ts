@@ -29,6 +29,8 @@ import type { SiteAsOfCommand } from './register';
 import { restoreAsOf } from './restore';
 import { openDiffs, readAsOf, sameBytes, withRunProgress, workingBytes, type DiffOutcome, type DiffResources } from './work';
 import { AS_OF_VIEW, AsOfView, COMPARE_VIEW, CompareView, pairUris, refOf, scopeText, type AsOfRun, type AsOfScope, type CompareRun, type Run, type RunView } from './views';
+// Loaded on first use: importing the entry keeps what activation loads in one file (esbuild.mjs).
+import '../../extension';
 
 export interface SiteAsOfDeps {
   session: Session;

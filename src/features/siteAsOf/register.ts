@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { feature, lazyCommand } from '../../workbench/feature';
 import type { SiteAsOfDeps } from './index';
+import type { Revisions } from '../revisions/register';
 
 /** Every command of the feature (package.json contributes them). */
 export const SITE_AS_OF_COMMANDS = [
@@ -25,7 +26,10 @@ export const SITE_AS_OF_COMMANDS = [
 
 export type SiteAsOfCommand = (typeof SITE_AS_OF_COMMANDS)[number];
 
-export function registerSiteAsOf(deps: SiteAsOfDeps, subscriptions: vscode.Disposable[]): void {
-  const load = feature(async () => (await import('./index.js')).activateSiteAsOf(deps, subscriptions));
+export function registerSiteAsOf(deps: Omit<SiteAsOfDeps, 'revisions'> & { revisions: Revisions }, subscriptions: vscode.Disposable[]): void {
+  const load = feature(async () => {
+    const [m, revisions] = await Promise.all([import('./index.js'), deps.revisions.load()]);
+    return m.activateSiteAsOf({ ...deps, revisions }, subscriptions);
+  });
   subscriptions.push(...SITE_AS_OF_COMMANDS.map((id) => lazyCommand(id, load, (f, ...args) => (f[id] as (...a: unknown[]) => unknown)(...args))));
 }

@@ -1,5 +1,6 @@
-// Commands of the Sites view: refresh, filter, create, edit, duplicate, delete, open web URL,
-// copy details.
+// Commands of the Sites view: create, edit, duplicate, delete, open web URL, copy details, and
+// a site editor given back after a window reload. Loaded on first use by what activation
+// registers (./register.ts).
 import * as vscode from 'vscode';
 import { isApiError, type HttpStatusError, type NetworkError } from '../../core/api/errors';
 import type { SaveSiteResult, Site, SiteFields } from '../../core/api/types';
@@ -9,12 +10,15 @@ import { inform, message, plain, showWarning, type MessageText } from '../../wor
 import type { Notifier } from '../../workbench/notify';
 import { background } from '../../core/util/background';
 import type { EditorState } from './protocol';
-import { loadSiteEditor, registerSiteEditorSerializer } from './editorLoad';
+import { editors, loadSiteEditor } from './editorLoad';
 import { UpdatedWhileOpenError } from '../../workbench/feature';
 import type { SiteEditorHandle } from './siteEditor';
 import type { SitesModel } from './sitesModel';
 import { SiteNode, siteDetailRows } from './sitesTree';
 import { isOffline } from './viewState';
+import type { SiteCommand } from './register';
+// Loaded on first use: importing the entry keeps what activation loads in one file (esbuild.mjs).
+import '../../extension';
 
 export interface SiteCommandDeps {
   extensionUri: vscode.Uri;
@@ -26,9 +30,6 @@ export interface SiteCommandDeps {
   /** Resolves once the session is restored at activation (a site editor restored after a reload needs its site). */
   whenReady?: () => Promise<void>;
 }
-
-/** Test hook: the last editor opened by a command. */
-export const editors: { last?: SiteEditorHandle } = {};
 
 /**
  * The sites a command from the Sites view was invoked on when several are selected (VS Code
@@ -118,7 +119,8 @@ function notSentOffline(e: unknown): void {
   }
 }
 
-export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[] {
+/** The handlers of the commands ./register.ts registers, and what gives a site editor back after a reload. */
+export function siteCommands(deps: SiteCommandDeps): { handlers: Record<SiteCommand, (...args: unknown[]) => unknown>; restoreEditor: (panel: vscode.WebviewPanel, state: EditorState) => Promise<void> } {
   const { session, model, notifier, extensionUri } = deps;
   const watched = new WeakSet<SiteEditorHandle>();
 
@@ -237,20 +239,9 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
     else inform(message('The form of “{0}” was not reopened after the reload: the site is not in your list of sites.', name));
   };
 
-  return [
-    registerSiteEditorSerializer(restoreEditor),
-    vscode.commands.registerCommand('siteRevisions.refresh', () => model.refresh()),
-    vscode.commands.registerCommand('siteRevisions.filterSites', async (value?: string) => {
-      const f = typeof value === 'string' ? value : await vscode.window.showInputBox({
-        title: vscode.l10n.t('Filter Sites'),
-        prompt: vscode.l10n.t('Show sites whose name, host, type, directory or web URL contains…'),
-        value: model.filter,
-      });
-      if (f !== undefined) model.setFilter(f);
-    }),
-    vscode.commands.registerCommand('siteRevisions.clearFilter', () => model.setFilter('')),
-    vscode.commands.registerCommand('siteRevisions.createSite', () => openEditor('create')),
-    vscode.commands.registerCommand('siteRevisions.editSite', async (arg?: unknown, all?: unknown) => {
+  const handlers: Record<SiteCommand, (...args: unknown[]) => unknown> = {
+    'siteRevisions.createSite': () => openEditor('create'),
+    'siteRevisions.editSite': async (arg?: unknown, all?: unknown) => {
       if (selectedSites(arg, all)) return oneAtATime(vscode.l10n.t('Edit Site'));
       const site = await siteArg(model, arg, vscode.l10n.t('Site to edit'));
       if (site?.shared) {
@@ -259,14 +250,14 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       }
       const fresh = site && (await current(site));
       return fresh && openEditor('edit', fresh);
-    }),
-    vscode.commands.registerCommand('siteRevisions.duplicateSite', async (arg?: unknown, all?: unknown) => {
+    },
+    'siteRevisions.duplicateSite': async (arg?: unknown, all?: unknown) => {
       if (selectedSites(arg, all)) return oneAtATime(vscode.l10n.t('Duplicate Site'));
       const site = await siteArg(model, arg, vscode.l10n.t('Site to duplicate'));
       const fresh = site && (await current(site));
       return fresh && openEditor('duplicate', fresh);
-    }),
-    vscode.commands.registerCommand('siteRevisions.deleteSite', async (arg?: unknown, all?: unknown) => {
+    },
+    'siteRevisions.deleteSite': async (arg?: unknown, all?: unknown) => {
       const chosen = selectedSites(arg, all) ?? [await siteArg(model, arg, vscode.l10n.t('Site to delete'))].filter((x): x is Site => !!x);
       if (!chosen.length) return false;
       const shared = chosen.filter((x) => x.shared);
@@ -303,8 +294,8 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
       }
       model.refresh();
       return deleted === own.length;
-    }),
-    vscode.commands.registerCommand('siteRevisions.openWebUrl', async (arg?: unknown, all?: unknown) => {
+    },
+    'siteRevisions.openWebUrl': async (arg?: unknown, all?: unknown) => {
       if (selectedSites(arg, all)) return oneAtATime(vscode.l10n.t('Open Web URL'));
       const site = await siteArg(model, arg, vscode.l10n.t('Site whose web URL to open'));
       if (!site) return false;
@@ -319,8 +310,8 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
         return false;
       }
       return vscode.env.openExternal(vscode.Uri.parse(site.web_url, true));
-    }),
-    vscode.commands.registerCommand('siteRevisions.copySiteDetails', async (arg?: unknown, all?: unknown) => {
+    },
+    'siteRevisions.copySiteDetails': async (arg?: unknown, all?: unknown) => {
       const several = selectedSites(arg, all);
       const sites = several ?? [await siteArg(model, arg, vscode.l10n.t('Site whose details to copy'))].filter((x): x is Site => !!x);
       if (!sites.length) return undefined;
@@ -331,6 +322,7 @@ export function registerSiteCommands(deps: SiteCommandDeps): vscode.Disposable[]
         3000,
       );
       return text;
-    }),
-  ];
+    },
+  };
+  return { handlers, restoreEditor };
 }

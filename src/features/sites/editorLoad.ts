@@ -9,6 +9,9 @@ import type { EditorState } from './protocol';
 
 export type SiteEditorModule = typeof import('./siteEditor');
 
+/** Test hook: the last editor opened by a command. */
+export const editors: { last?: import('./siteEditor').SiteEditorHandle } = {};
+
 export const loadSiteEditor: () => Promise<SiteEditorModule> = feature(() => import('./siteEditor.js'));
 
 /**

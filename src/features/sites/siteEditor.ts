@@ -37,6 +37,8 @@ import {
   type FormValues,
   type PasswordEdited,
 } from './siteForm';
+// Loaded on first use: importing the entry keeps what activation loads in one file (esbuild.mjs).
+import '../../extension';
 
 export interface SiteEditorRequest {
   mode: FormMode;

@@ -100,6 +100,8 @@ describe('Bench: the extension in the real host', function () {
     }
     api = e.exports;
     await api.ready;
+    // The revisions feature loads on first use; the actions below read its handles.
+    await api.loadRevisions();
     url = (await testService()).url;
     await control(url, 'config', { failNext: [], faultRate: 0, latencyMs: 0 });
     await vscode.commands.executeCommand('siteRevisions.signIn', { serviceUrl: url, email: DEMO.user.email, password: DEMO.user.password });
@@ -348,7 +350,7 @@ describe('Bench: the extension in the real host', function () {
       try {
         const copy = (await loadFreshCopy(runningBundle(), `reload${i}x${Date.now().toString(36)}`)).activate(ctx)!;
         await copy.ready;
-        record('reopenAfterReload', await measure(() => copy.revisions.store.content(rev.ref.site.id, rev.ref.item.id)));
+        record('reopenAfterReload', await measure(async () => (await copy.loadRevisions()).store.content(rev.ref.site.id, rev.ref.item.id)));
         const sites = (await copy.tree.getChildren()) as SiteNode[];
         const large = sites.find((x) => x.site.id === String(LARGE_SITE_ID))!;
         await waitFor(async () => (await control(url, 'stats')).inFlight === 0 && copy.scheduler.stats(new URL(url).origin).active === 0, { intervalMs: 5 });
@@ -395,7 +397,7 @@ describe('Bench: the extension in the real host', function () {
         assert.equal(stats.requests.length, 0, 'activation made no request');
         // The first request: Get Sites, call → reply (undici's chunk is loaded and compiled on it).
         const t4 = performance.now();
-        await copy.session.client!.getSites({ signal: new AbortController().signal });
+        await (await copy.session.getClient()).getSites({ signal: new AbortController().signal });
         const firstRequestMs = performance.now() - t4;
         fresh.push({ loadMs: t1 - t0, activateMs: t2 - t1, totalMs: t2 - t0, readyMs: t3 - t2, requests: stats.requests.length, firstRequestMs });
       } finally {
