@@ -70,6 +70,23 @@ describe('Smoke', function () {
     for (const name of sorted.slice(0, 5)) assert.ok(rows.some((r) => r.startsWith(name)), `“${name}” is drawn (rows: ${JSON.stringify(rows.slice(0, 8))})`);
   });
 
+  it('expanding a site draws its files: the revisions feature, a chunk of its own, loads on that first expansion', async function () {
+    const s = screen();
+    if (!s) this.skip();
+    const url = (await testService()).url;
+    await vscode.commands.executeCommand('siteRevisions.signIn', { serviceUrl: url, email: DEMO.user.email, password: DEMO.user.password });
+    await s!.openSitesView();
+    await s!.expandPath(['Acme Corporate']);
+    const files = await s!.until(
+      () => s!.texts({ selector: `${s!.pane('Sites')} .monaco-list-row[aria-level="2"]` }),
+      (r) => r.some((x) => /^\s*index\.php/.test(x)),
+      'the files of Acme Corporate drawn under it',
+      20000,
+    );
+    assert.ok(!files.some((x) => /could not|failed|reload/i.test(x)), `no error row: ${JSON.stringify(files)}`);
+    await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
+  });
+
   it('History Search, a chunk of its own, loads on its first command and draws what it found', async function () {
     const s = screen();
     if (!s) this.skip();
