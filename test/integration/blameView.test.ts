@@ -195,6 +195,15 @@ describe('Revision blame, quick diff and the newer-revision alert', function () 
     assert.ok(control?.sc.quickDiffProvider, 'the source control of the mapped folder has the quick diff');
     const original = await (await api.blame()).quickDiff.original(dir, file);
     assert.equal(parseRevisionUri(original!)?.revisionId, revs.at(-1)!.id, 'the newest revision');
+    // A newest revision over the diff editor's limit gives no original (the workbench would read it whole), as Compare refuses it.
+    const diffEditor = vscode.workspace.getConfiguration('diffEditor');
+    await diffEditor.update('maxFileSize', (Buffer.byteLength(revs.at(-1)!.content) - 1) / (1024 * 1024), vscode.ConfigurationTarget.Global);
+    try {
+      assert.equal(await (await api.blame()).quickDiff.original(dir, file), undefined, 'no original over the limit');
+    } finally {
+      await diffEditor.update('maxFileSize', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.ok(await (await api.blame()).quickDiff.original(dir, file), 'an original again under the limit');
     await open(file);
     // The added line is marked in the gutter.
     await s.until(() => s.count({ selector: '.part.editor .margin-view-overlays [class*="dirty-diff-added"]' }), (n) => n >= 1, 'an added line in the gutter');

@@ -810,7 +810,7 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
           const c2 = new api.SiteRevisionClient({ baseUrl: 'http://127.0.0.1:' + srv.address().port, credentials: () => ({ email: 'a@b.c', password: 'p' }) });
           const sites = await c2.getSites();
           const after = loaded();
-          const index = Object.keys(require.cache).some((k) => /[\\/]node_modules[\\/]undici[\\/]index\.js$/.test(k));
+          const index = Object.keys(require.cache).some((k) => /[\\\\/]node_modules[\\\\/]undici[\\\\/]index\\.js$/.test(k));
           const globalDispatcher = globalThis[Symbol.for('undici.globalDispatcher.1')] !== undefined || globalThis[Symbol.for('undici.globalDispatcher.2')] !== undefined;
           await c2.dispose(); await c.dispose(); srv.close();
           console.log(JSON.stringify({ before, after, index, globalDispatcher, sites }));

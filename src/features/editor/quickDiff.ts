@@ -4,11 +4,15 @@
 // from it. It sits next to Git's (VS Code shows every quick diff); `siteRevisions.quickDiff.enabled`
 // turns it off. Reads go through WorkingFiles at background priority: the site's file list and the
 // file's history (one Get Revisions with content, shared with blame and the alert) — cached, so the
-// original of a file costs at most one list and one content read, once.
+// original of a file costs at most one list and one content read, once. A newest revision over
+// the diff editor's limit (`diffEditor.maxFileSize`) gives no original, as Compare refuses it
+// (src/features/revisions/diffGuard.ts): the workbench would read it whole and hand its text to
+// every extension host, holding this one for a few hundred milliseconds on a 20 MB revision.
 import type * as vscode from 'vscode';
 import { readSettings } from '../../workbench/config';
 import type { Log } from '../../workbench/log';
 import { FolderMapping } from '../revisions/mapping';
+import { diffLimitBytes } from '../revisions/diffGuard';
 import type { WorkingFiles } from './workingFiles';
 
 export class SiteQuickDiff {
@@ -29,7 +33,13 @@ export class SiteQuickDiff {
       const t = await this.files.target(uri);
       if (!t || token?.isCancellationRequested) return undefined;
       const newest = await this.files.newest(t, { priority: 'background' });
-      return newest && !token?.isCancellationRequested ? this.files.documentUri(t, newest.listed) : undefined;
+      if (!newest || token?.isCancellationRequested) return undefined;
+      const limit = diffLimitBytes();
+      if (limit !== undefined && newest.content.byteLength > limit) {
+        this.log.debug(`Quick diff: the newest revision of ${t.path} is ${newest.content.byteLength} bytes, over diffEditor.maxFileSize: no gutter for it`);
+        return undefined;
+      }
+      return this.files.documentUri(t, newest.listed);
     } catch (e) {
       // Offline, signed out, expired: no gutter, and nothing to tell (the view says so).
       this.log.debug('Quick diff: no original for a working file', e);
