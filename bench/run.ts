@@ -689,7 +689,7 @@ async function main(): Promise<number> {
       if (size.metafile) row({ group: 'Size', id: 'size.activation', name: `what activation loads: the entry point and the ${outputs.filter((o) => o.atActivation).length - 1} chunks it imports`, measured: kb(size.metafile.activationBytes), value: size.metafile.activationBytes, unit: 'bytes', target: '', ok: null });
       /** When each chunk split off for a dynamic import() is loaded, by the module it was split for. */
       const loadedWhen: [RegExp, string][] = [
-        [/^src\/core\/api\/undiciParts\.ts$/, 'undici (its Agent, ProxyAgent and request): loaded on the first request'],
+        [/^src\/core\/api\/undiciParts\.ts$/, 'undici (its Agent, ProxyAgent and dispatcher API): loaded on the first request'],
         [/^src\/features\/auth\/clientFactory\.ts$/, 'the service client: loaded on the first request'],
         [/^src\/features\/auth\/diskStore\.ts$/, 'the disk store: loaded when the disk cache is first read'],
         [/^src\/features\/revisions\/index\.ts$/, 'the revisions feature: loaded on the first expansion of a site, revision document or revision command, or once a folder is mapped and the session restored'],
