@@ -38,15 +38,16 @@ function tabUris(tab: vscode.Tab): vscode.Uri[] {
   return [];
 }
 
-export class RevisionFileSystem extends Disposable implements vscode.FileSystemProvider {
+/**
+ * The reads of the `site-revision:` file system. What VS Code has as the provider is registered
+ * at activation (./register.ts: it refuses every write and loads this on the first read).
+ */
+export class RevisionFileSystem extends Disposable {
   /**
    * Loads under way, by document URI: closing the last tab that shows the document aborts its
    * load (the request too, unless another document of the same revision waits for it).
    */
   private readonly loads = new Map<string, AbortController>();
-  private readonly _onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  /** Never fires: a revision never changes. */
-  readonly onDidChangeFile = this._onDidChangeFile.event;
 
   /**
    * @param whenReady resolves once the stored session is restored: a window that reopens with
@@ -58,7 +59,6 @@ export class RevisionFileSystem extends Disposable implements vscode.FileSystemP
     private readonly whenReady: () => Promise<unknown> = () => Promise.resolve(),
   ) {
     super();
-    this.own(this._onDidChangeFile);
   }
 
   /** Tabs were closed: the loads of documents no tab shows any more are aborted. */
@@ -68,10 +68,6 @@ export class RevisionFileSystem extends Disposable implements vscode.FileSystemP
     if (!gone.size) return;
     for (const group of vscode.window.tabGroups.all) for (const tab of group.tabs) for (const u of tabUris(tab)) gone.delete(u.toString());
     for (const key of gone) this.loads.get(key)?.abort();
-  }
-
-  watch(): vscode.Disposable {
-    return new vscode.Disposable(() => undefined);
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
@@ -115,18 +111,6 @@ export class RevisionFileSystem extends Disposable implements vscode.FileSystemP
     }
   }
 
-  createDirectory(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-  writeFile(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-  delete(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-  rename(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
 }
 
 /** What a revision that is not cached says while the service cannot be reached (instead of the transport's error). */

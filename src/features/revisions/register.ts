@@ -114,7 +114,7 @@ export function registerRevisions(deps: RevisionsDeps): Revisions {
 class RevisionDocuments implements vscode.FileSystemProvider {
   readonly onDidChangeFile: vscode.Event<vscode.FileChangeEvent[]> = () => new vscode.Disposable(() => undefined);
 
-  constructor(private readonly provider: () => Promise<vscode.FileSystemProvider>) {}
+  constructor(private readonly provider: () => Promise<Pick<vscode.FileSystemProvider, 'stat' | 'readFile' | 'readDirectory'>>) {}
 
   watch(): vscode.Disposable {
     return new vscode.Disposable(() => undefined);
