@@ -16,7 +16,11 @@ import { isOffline } from '../../src/features/sites/viewState';
 import { FolderStatus, stateOf, type GroupId } from '../../src/core/status';
 import { scanStatus, storeSource, type StatusMode } from '../../src/core/status/scan';
 import { readSnapshot, restoreSnapshot, snapshotName, snapshotOf, snapshotSource, writeSnapshot } from '../../src/core/status/snapshot';
-import { DigestCache, nodeWorkingFs, readWorking, type WorkingFs } from '../../src/core/status/working';
+import { DigestCache, MAX_COMPARED_BYTES, nodeWorkingFs, ReadBudget, readWorking, type WorkingFs } from '../../src/core/status/working';
+import { SLICE } from '../../src/core/store/slices';
+import { MAX_REPLY_BYTES } from '../../src/core/api/limits';
+import { isTooLarge } from '../../src/core/api/errors';
+import { createHash, randomBytes } from 'node:crypto';
 import { DiskStore } from '../../src/core/store';
 import { DEMO, startService, type RunningService } from '../server';
 
@@ -49,12 +53,18 @@ describe('status of a mapped folder (local service)', function () {
     fs.writeFileSync(file, text);
     if (mtime !== undefined) fs.utimesSync(file, new Date(mtime), new Date(mtime));
   };
-  const store = () => {
+  const store = (c = client) => {
     const disk = new DiskStore(cache, { maxBytes: 64 * 1024 * 1024 });
     disks.push(disk);
-    return new RevisionStore((fn) => fn(client), 16 * 1024 * 1024, undefined, { disk: () => Promise.resolve(disk), isOffline });
+    return new RevisionStore((fn) => fn(c), 16 * 1024 * 1024, undefined, { disk: () => Promise.resolve(disk), isOffline });
   };
-  const scan = (s: RevisionStore, status: FolderStatus, mode: StatusMode, digests = new DigestCache()) => scanStatus(status, storeSource(s, siteId, mode), nodeWorkingFs(folder), digests, { walkMax: 1000 });
+  const scan = (s: RevisionStore, status: FolderStatus, mode: StatusMode, digests = new DigestCache(), working: WorkingFs = nodeWorkingFs(folder)) => scanStatus(status, storeSource(s, siteId, mode), working, digests, { walkMax: 1000 });
+  /** The folder's files, counting the ones hashed. */
+  const counted = () => {
+    const base = nodeWorkingFs(folder);
+    const hashed: string[] = [];
+    return { hashed, fs: { ...base, hash: (r: string, o?: Parameters<WorkingFs['hash']>[1]) => (hashed.push(r), base.hash(r, o)) } satisfies WorkingFs };
+  };
   const groups = (status: FolderStatus) => {
     const g = status.groups();
     const names = (id: GroupId) => g[id].map((e) => e.path);
@@ -230,7 +240,7 @@ describe('status of a mapped folder (local service)', function () {
     // A new window: the snapshot, then the working files by size and time.
     let reads = 0;
     const base = nodeWorkingFs(folder);
-    const counting: WorkingFs = { ...base, read: (r) => (reads++, base.read(r)) };
+    const counting: WorkingFs = { ...base, hash: (r, o) => (reads++, base.hash(r, o)) };
     const again = new FolderStatus(false);
     const digests = new DigestCache();
     const snap = await readSnapshot(dir, siteId, folder);
@@ -253,6 +263,150 @@ describe('status of a mapped folder (local service)', function () {
     assert.equal(await readSnapshot(dir, siteId, `${folder}-other`), undefined);
     fs.writeFileSync(path.join(dir, snapshotName(siteId, folder)), '{"v":1,');
     assert.equal(await readSnapshot(dir, siteId, folder), undefined);
+  });
+
+  it('a working file larger than the largest revision the client can read is not read: Not Compared (too large), never absent — 64 MiB + 1 byte, and 2.5 GB (which fs.readFile cannot read at all)', async () => {
+    const { paths } = layout();
+    // Two files the site lists, as large sparse files (no disk used; read, they are zeros).
+    const [big, huge] = paths.slice(3);
+    assert.ok(big && huge);
+    assert.equal(MAX_COMPARED_BYTES, MAX_REPLY_BYTES, 'the figure: the largest reply the client reads');
+    fs.truncateSync(path.join(folder, ...big.split('/')), MAX_REPLY_BYTES + 1);
+    fs.truncateSync(path.join(folder, ...huge.split('/')), 2.5 * 1024 ** 3);
+    const { hashed, fs: counting } = counted();
+    const status = new FolderStatus(false);
+    await scan(store(), status, 'complete', new DigestCache(), counting);
+    assert.deepEqual(
+      groups(status).onlyOnService.filter((p) => p === big || p === huge),
+      [],
+      'never taken for absent',
+    );
+    assert.deepEqual(status.groups().notCompared.map((e) => e.path).sort(), [big, huge].sort());
+    for (const p of [big, huge]) assert.equal(status.get(p)!.working?.notCompared, 'tooLarge');
+    assert.ok(!hashed.includes(big) && !hashed.includes(huge), `not read: ${hashed.join(', ')}`);
+    // A file of exactly the limit is read and compared.
+    fs.truncateSync(path.join(folder, ...big.split('/')), MAX_REPLY_BYTES);
+    const w = await readWorking(counting, big, new DigestCache());
+    assert.equal(w?.notCompared, undefined);
+    assert.equal(w?.digest, createHash('sha256').update(fs.readFileSync(path.join(folder, ...big.split('/')))).digest('hex'));
+  });
+
+  it('a working file that is there but cannot be read is Not Compared (unreadable, with why), never only on the service; one gone between the two looks is absent', async () => {
+    const { paths } = layout();
+    const [, , , locked, vanishing] = paths;
+    assert.ok(locked && vanishing);
+    const base = nodeWorkingFs(folder);
+    const denied = Object.assign(new Error(`EACCES: permission denied, open '${locked}'`), { code: 'EACCES' });
+    const flaky: WorkingFs = {
+      ...base,
+      hash: async (r, o) => {
+        if (r === locked) throw denied;
+        if (r === vanishing) {
+          fs.rmSync(path.join(folder, ...r.split('/')));
+          throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+        }
+        return base.hash(r, o);
+      },
+    };
+    const status = new FolderStatus(false);
+    await scan(store(), status, 'complete', new DigestCache(), flaky);
+    assert.deepEqual(status.groups().notCompared.map((e) => e.path), [locked]);
+    assert.deepEqual(status.get(locked)!.working && { notCompared: status.get(locked)!.working!.notCompared, why: status.get(locked)!.working!.why }, { notCompared: 'unreadable', why: 'EACCES' });
+    assert.ok(groups(status).onlyOnService.includes(vanishing), 'gone: absent');
+    assert.ok(!groups(status).onlyOnService.includes(locked));
+  });
+
+  it('working files are hashed in slices within the budget of bytes in flight: the digests are the whole files’, and at most the budget is read at once', async () => {
+    const { paths } = layout();
+    const files = paths.slice(0, 6);
+    const whole = new Map<string, string>();
+    for (const p of files) {
+      const bytes = randomBytes(3 * SLICE + 123);
+      fs.mkdirSync(path.dirname(path.join(folder, ...p.split('/'))), { recursive: true });
+      fs.writeFileSync(path.join(folder, ...p.split('/')), bytes);
+      whole.set(p, createHash('sha256').update(bytes).digest('hex'));
+    }
+    const budget = new ReadBudget(2 * SLICE);
+    const status = new FolderStatus(false);
+    await scanStatus(status, storeSource(store(), siteId, 'complete'), nodeWorkingFs(folder), new DigestCache(), { budget, concurrency: 12 });
+    for (const p of files) assert.equal(status.get(p)!.working?.digest, whole.get(p), p);
+    assert.ok(budget.peak > 0 && budget.peak <= 2 * SLICE, `peak ${budget.peak}`);
+    assert.equal(budget.inFlight, 0);
+  });
+
+  it('the budget of bytes in flight: reads wait their turn in order; a share larger than the budget goes alone; a wait ends with its signal', async () => {
+    const b = new ReadBudget(100);
+    const order: string[] = [];
+    const r1 = await b.acquire(60);
+    const p2 = b.acquire(60).then((r) => (order.push('second'), r));
+    const p3 = b.acquire(10).then((r) => (order.push('third'), r));
+    const ac = new AbortController();
+    const p4 = b.acquire(500, ac.signal);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(order, [], 'the second waits, and the third behind it (in order)');
+    ac.abort();
+    await assert.rejects(p4, /cancelled/);
+    r1();
+    const r2 = await p2;
+    const r3 = await p3;
+    assert.deepEqual(order, ['second', 'third']);
+    assert.equal(b.inFlight, 70);
+    r2();
+    r3();
+    r3();
+    assert.equal(b.inFlight, 0, 'each share is given back once');
+    const big = await b.acquire(500);
+    assert.equal(b.inFlight, 500, 'larger than the budget: alone');
+    big();
+  });
+
+  it('a newest revision the client refuses as too large is Not Compared and never asked for again: not by a refresh, not by an open, not after a reload (the snapshot); a file with no working file has its content not read at all', async () => {
+    const { paths } = layout();
+    // A client whose largest reply is 300 KiB, and two files whose newest revision is larger.
+    const small = new SiteRevisionClient({ baseUrl: service.url, credentials: () => DEMO.user, timeoutMs: 10_000, retries: 0, maxResponseBytes: 300 * 1024, scheduler: new RequestScheduler() });
+    try {
+      const [present, , absent] = paths;
+      assert.ok(present && absent && !fs.existsSync(path.join(folder, ...absent.split('/'))), 'the third file is missing');
+      const big = (n: number) => `${'x'.repeat(400 * 1024)}${n}\n`;
+      const added: string[] = [];
+      for (const [i, p] of [present, absent].entries()) {
+        const res = await fetch(`${service.url}/__control/add-revision`, { method: 'POST', body: JSON.stringify({ siteId, path: p, content: big(i) }) });
+        added.push(((await res.json()) as { id: string }).id);
+      }
+      service.resetStats();
+      const s = store(small);
+      const status = new FolderStatus(false);
+      await scan(s, status, 'complete');
+      assert.deepEqual(status.groups().notCompared.map((e) => e.path), [present]);
+      assert.equal(status.get(present)!.newest?.tooLarge, true);
+      assert.equal(status.get(present)!.newest?.id, added[0]);
+      assert.ok(groups(status).onlyOnService.includes(absent), 'no working file: only on the service');
+      const gets = () => service.requests().filter((r) => r.operation === 'getRevision').map((r) => new URL(r.url, service.url).searchParams.get('revision'));
+      assert.deepEqual(gets(), [added[0]], 'one read of the present file’s newest content (refused); none for the absent file’s');
+      service.resetStats();
+      await scan(s, status, 'refresh');
+      assert.deepEqual(status.groups().notCompared.map((e) => e.path), [present]);
+      assert.deepEqual(gets(), [], 'a refresh asks for neither');
+      service.resetStats();
+      await assert.rejects(s.content(siteId, added[0]!), (e: unknown) => isTooLarge(e));
+      assert.equal(service.count(), 0, 'an open is refused with no request');
+      // A reload: the snapshot says so, and a new store refuses it at once too.
+      const snap = snapshotOf(status, siteId, folder);
+      const again = new FolderStatus(false);
+      restoreSnapshot(again, JSON.parse(JSON.stringify(snap)) as typeof snap, new DigestCache());
+      assert.equal(again.get(present)!.newest?.tooLarge, true);
+      const s2 = store(small);
+      s2.markTooLarge(siteId, added[0]!);
+      await assert.rejects(s2.content(siteId, added[0]!), (e: unknown) => isTooLarge(e));
+      await scanStatus(again, storeSource(s2, siteId, 'refresh'), nodeWorkingFs(folder), new DigestCache());
+      assert.deepEqual(again.groups().notCompared.map((e) => e.path), [present]);
+      assert.ok(!gets().includes(added[0]!), 'not asked after the reload either');
+      // The working file removed and brought back: its newest content is still not asked for.
+      s.clear();
+      assert.equal(s.isTooLarge(siteId, added[0]!), false, 'another account forgets it');
+    } finally {
+      await small.dispose();
+    }
   });
 
   it('the rules: equal bytes are the same; a revision newer than the file that differs is newer on the service; a date that is not one is never newer; several raw paths of one file; refused paths', () => {

@@ -11,6 +11,7 @@ import type { ProxyResolver } from './agents';
 import { HttpTransport, type Exchange } from './http';
 import type { RequestScheduler, SharedCall } from '../scheduler/scheduler';
 import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, SITE_SECRET_FIELDS, type CallOptions, type Credentials, type ListIssues, type ListReply, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
+import { MAX_REPLY_BYTES } from './limits';
 import { requireServiceUrl, serviceTarget } from './url';
 import { excerpt, parseEnvelope, READ_PAYLOADS, toFiles, toRevision, toRevisions, toSaveResult, toSites } from './validate';
 import { makeRedactor, type Redactor } from '../util/redact';
@@ -26,7 +27,7 @@ export interface ClientOptions {
   retries?: number;
   /** Backoff base, default 250 ms (doubles per attempt, with jitter). */
   retryBaseDelayMs?: number;
-  /** Default 64 MiB; larger replies fail with InvalidReplyError "reply too large". */
+  /** Default MAX_REPLY_BYTES (64 MiB); larger replies fail with InvalidReplyError "reply too large". */
   maxResponseBytes?: number;
   /** Extra PEM CA certificate(s) trusted besides the default ones. */
   ca?: string;
@@ -145,7 +146,7 @@ export class SiteRevisionClient {
     this.retries = Math.floor(nonNegative('retries', opts.retries, 3));
     this.retryBaseDelayMs = nonNegative('retryBaseDelayMs', opts.retryBaseDelayMs, 250);
     this.transport = new HttpTransport({
-      maxResponseBytes: positive('maxResponseBytes', opts.maxResponseBytes, 64 * 1024 * 1024),
+      maxResponseBytes: positive('maxResponseBytes', opts.maxResponseBytes, MAX_REPLY_BYTES),
       ca: opts.ca,
       systemCertificates: opts.systemCertificates ?? false,
       onTrust: opts.onTrust,

@@ -69,6 +69,11 @@ export class InvalidReplyError extends ApiError {
   }
 }
 
+/** The service's reply was larger than the client reads (src/core/api/failure.ts `tooLarge`). */
+export function isTooLarge(e: unknown): e is InvalidReplyError {
+  return e instanceof InvalidReplyError && e.problem === 'reply too large';
+}
+
 export class NetworkError extends ApiError {
   readonly kind = 'network' as const;
   constructor(operation: string, readonly code: string | undefined, detail: string, cause?: unknown) {

@@ -27,6 +27,9 @@
 // The store is made of parts, each in its own file: whose a read is (ownership.ts), the lists
 // (revisionLists.ts), the contents in memory (contentCache.ts), the whole-history reads
 // (historyReads.ts); its types are in revisionTypes.ts. It reads single contents itself.
+import { isTooLarge, type InvalidReplyError } from '../api/errors';
+import { tooLarge } from '../api/failure';
+import { MAX_REPLY_BYTES } from '../api/limits';
 import { encodeSliced, sha256Sliced } from '../store/slices';
 import { ContentCache, contentKey, digest } from './contentCache';
 import { HistoryReads } from './historyReads';
@@ -49,6 +52,12 @@ export class RevisionStore {
   private readonly contents: ContentCache;
   private readonly lists: RevisionLists;
   private readonly history: HistoryReads;
+  /**
+   * Revisions whose content was refused as larger than the largest reply the client reads, by
+   * contentKey, with that refusal: revisions never change, so they are not asked for again (the
+   * account's; cleared with it). Bounded: the oldest go beyond TOO_LARGE_MAX.
+   */
+  private readonly refused = new Map<string, InvalidReplyError>();
 
   constructor(
     call: Caller,
@@ -118,6 +127,9 @@ export class RevisionStore {
       this.contents.touch(key);
       return Promise.resolve(cached);
     }
+    // Refused before as too large: sure to be refused again, so it is not asked for.
+    const refused = this.refused.get(key);
+    if (refused) return Promise.reject(refused);
     const owner = this.owners.owner();
     return this.owners.shared(`content:${owner.account}:${key}`, o, 'Get Revision', async (so) => {
       // One revision can be 20 MB: it is encoded and hashed in slices (src/core/store/slices.ts), so
@@ -133,7 +145,10 @@ export class RevisionStore {
         return stored;
       }
       this.requests.content++;
-      const rev = await this.owners.request(owner, 'Get Revision', (c) => c.getRevision(siteId, revisionId, so));
+      const rev = await this.owners.request(owner, 'Get Revision', (c) => c.getRevision(siteId, revisionId, so)).catch((e: unknown) => {
+        if (isTooLarge(e) && this.owners.isCurrent(owner)) this.rememberTooLarge(key, e);
+        throw e;
+      });
       const bytes = await encodeSliced(rev.content, true);
       const sum = this.contents.hasDigest(key) ? undefined : await sha256Sliced(bytes);
       this.owners.check(owner, 'Get Revision');
@@ -158,6 +173,26 @@ export class RevisionStore {
 
   peekContent(siteId: string, revisionId: string): Uint8Array | undefined {
     return this.contents.peek(siteId, revisionId);
+  }
+
+  /** Whether a revision's content was refused as too large (it is then never asked for again). */
+  isTooLarge(siteId: string, revisionId: string): boolean {
+    return this.refused.has(contentKey(siteId, revisionId));
+  }
+
+  /**
+   * A revision known to be too large from elsewhere (a folder's status snapshot, of this account):
+   * reads of it are refused at once, as after a refusal of the service's reply.
+   */
+  markTooLarge(siteId: string, revisionId: string): void {
+    const key = contentKey(siteId, revisionId);
+    if (!this.refused.has(key)) this.rememberTooLarge(key, tooLarge('Get Revision', MAX_REPLY_BYTES));
+  }
+
+  private rememberTooLarge(key: string, e: InvalidReplyError): void {
+    this.refused.delete(key);
+    this.refused.set(key, e);
+    if (this.refused.size > TOO_LARGE_MAX) this.refused.delete(this.refused.keys().next().value!);
   }
 
   /** The SHA-256 of a revision's content when it has been seen (even if evicted since). */
@@ -197,15 +232,24 @@ export class RevisionStore {
    * is not written to the disk cache: a folder's first status reads thousands of files at once,
    * their writes cost about as much as the requests (bench/scmChild.ts), and after a reload the
    * folder's status comes from its own snapshot (src/core/status/snapshot.ts). A file with no revision
-   * has no digest.
+   * has no digest. `digest: false`: no content is read for the digest (the one Get Revisions
+   * may still bring it). A newest content refused as too large: `tooLarge`, no digest.
    */
-  async newest(siteId: string, path: string, o: ReadOptions & { maxReplyBytes: number }): Promise<{ list: RevisionList; digest: string | undefined }> {
+  async newest(siteId: string, path: string, o: ReadOptions & { maxReplyBytes: number; digest?: boolean }): Promise<{ list: RevisionList; digest: string | undefined; tooLarge?: true }> {
     const read: ReadOptions = { ...(o.signal ? { signal: o.signal } : {}), priority: o.priority ?? 'background' };
     const list = await this.lists.newestList(siteId, path, read, o.maxReplyBytes);
     const newest = list.items[0]?.item.id;
     if (newest === undefined) return { list, digest: undefined };
-    const sum = (await this.cachedDigest(siteId, newest)) ?? (await this.content(siteId, newest, read).then((bytes) => this.digestOf(siteId, newest) ?? digest(bytes)));
-    return { list, digest: sum };
+    const cached = await this.cachedDigest(siteId, newest);
+    // `digest: false`: what the reply brought, and no content read for it.
+    if (cached !== undefined || o.digest === false) return { list, digest: cached };
+    try {
+      const sum = await this.content(siteId, newest, read).then((bytes) => this.digestOf(siteId, newest) ?? digest(bytes));
+      return { list, digest: sum };
+    } catch (e) {
+      if (isTooLarge(e)) return { list, digest: undefined, tooLarge: true };
+      throw e;
+    }
   }
 
   /** Forgets the file and revision lists (the user refreshed): the next look asks the service first. */
@@ -218,5 +262,9 @@ export class RevisionStore {
     this.owners.next();
     this.lists.clear();
     this.contents.clear();
+    this.refused.clear();
   }
 }
+
+/** Revisions remembered as too large, at most. */
+const TOO_LARGE_MAX = 10_000;

@@ -7,6 +7,9 @@
 //                    and differs from it: the newer-revision alert's rule (src/features/editor/alert.ts),
 //                    for every file;
 //   onlyOnService    a path with revisions and no working file;
+//   notCompared      not compared, and never taken for absent: the working file is larger than the
+//                    largest revision the client can read (src/core/status/working.ts), or could
+//                    not be read; or the newest revision's content was refused as too large;
 //   same             the working file is the newest revision, byte for byte (SHA-256);
 //   unknown          not known yet: the newest revision, its content's digest, or the working
 //                    file's, has not been read.
@@ -27,10 +30,10 @@ import { safeSegments } from '../model/safePath';
 /** Natural order of paths ("file2" before "file10"). */
 const NATURAL = new Intl.Collator(undefined, { numeric: true });
 
-export type FileState = 'changedLocally' | 'newerOnService' | 'onlyOnService' | 'same' | 'unknown';
+export type FileState = 'changedLocally' | 'newerOnService' | 'onlyOnService' | 'notCompared' | 'same' | 'unknown';
 
 /** The groups a state puts an entry in (the others are in none). */
-export const GROUPS = ['changedLocally', 'newerOnService', 'onlyOnService'] as const;
+export const GROUPS = ['changedLocally', 'newerOnService', 'onlyOnService', 'notCompared'] as const;
 export type GroupId = (typeof GROUPS)[number];
 
 /** A working file as status needs it. */
@@ -40,6 +43,12 @@ export interface WorkingFile {
   mtime: number;
   /** SHA-256 (hex) of its bytes (or of the editor's unsaved text, as UTF-8); undefined until read. */
   digest: string | undefined;
+  /**
+   * Why it is not compared (no digest): larger than the largest revision the client can read, or
+   * it could not be read (`why` then says how). Such a file is there: it is never taken for absent.
+   */
+  notCompared?: 'tooLarge' | 'unreadable';
+  why?: string;
 }
 
 /** A file's newest revision as status needs it. */
@@ -51,6 +60,8 @@ export interface NewestRevision {
   time: number | undefined;
   /** SHA-256 (hex) of its content as UTF-8; undefined until known. */
   digest: string | undefined;
+  /** Its content was refused as larger than the largest reply the client reads (never asked for again). */
+  tooLarge?: boolean;
 }
 
 /** One site path of the folder and what is known about it. */
@@ -71,6 +82,7 @@ export function stateOf(e: Pick<StatusEntry, 'newest' | 'working'>): FileState {
   if (newest === undefined || working === undefined) return 'unknown';
   if (newest === null) return 'same';
   if (working === null) return 'onlyOnService';
+  if (working.notCompared || newest.tooLarge) return 'notCompared';
   if (newest.digest === undefined || working.digest === undefined) return 'unknown';
   if (newest.digest === working.digest) return 'same';
   return newest.time !== undefined && newest.time > working.mtime ? 'newerOnService' : 'changedLocally';
@@ -177,7 +189,7 @@ export class FolderStatus {
 
   /** The entries of each group, by relative path, and how many are not known yet. */
   groups(): Record<GroupId, StatusEntry[]> & { unknown: number } {
-    const out: Record<GroupId, StatusEntry[]> & { unknown: number } = { changedLocally: [], newerOnService: [], onlyOnService: [], unknown: 0 };
+    const out: Record<GroupId, StatusEntry[]> & { unknown: number } = { changedLocally: [], newerOnService: [], onlyOnService: [], notCompared: [], unknown: 0 };
     for (const e of this.entries.values()) {
       const s = stateOf(e);
       if (s === 'unknown') out.unknown++;

@@ -10,9 +10,10 @@
 //             background priority; a content only for a newest revision not seen before.
 // When the service cannot be reached, a list comes from the disk cache marked offline (the
 // store does that) and nothing more is asked of the service: the result says `offline`.
+import { isTooLarge } from '../api/errors';
 import type { RevisionStore } from '../model/revisionStore';
 import type { FolderStatus, NewestRevision, StatusEntry, WorkingFile } from './index';
-import { readWorking, type DigestCache, type WorkingFs } from './working';
+import { readWorking, type DigestCache, type ReadBudget, type WorkingFs } from './working';
 
 export type StatusMode = 'cached' | 'complete' | 'refresh';
 
@@ -22,8 +23,12 @@ export interface StatusSource {
   readonly asks: boolean;
   /** The site's file paths; undefined when the mode may not ask and nothing is cached. */
   siteFiles(signal?: AbortSignal): Promise<{ paths: readonly string[]; offline: boolean } | undefined>;
-  /** A file's newest revision (null: it has none; undefined: not cached and the mode may not ask). */
-  newest(path: string, signal?: AbortSignal): Promise<{ newest: NewestRevision | null; offline: boolean } | undefined>;
+  /**
+   * A file's newest revision (null: it has none; undefined: not cached and the mode may not ask).
+   * `digest: false`: its content's digest is not needed (no working file to compare, or one that
+   * is not compared), so no content is read for it.
+   */
+  newest(path: string, signal?: AbortSignal, o?: { digest?: boolean }): Promise<{ newest: NewestRevision | null; offline: boolean } | undefined>;
   /** Whether a failure of it means the service could not be reached (absent: no failure is). */
   isOffline?(e: unknown): boolean;
 }
@@ -41,27 +46,35 @@ export function storeSource(store: RevisionStore, siteId: string, mode: StatusMo
       const model = mode === 'cached' ? await store.cachedSiteFiles(siteId) : await store.siteFiles(siteId, { ...read(signal), fresh: mode === 'refresh' });
       return model && { paths: model.files.map((f) => f.path), offline: model.offline === true };
     },
-    async newest(path, signal) {
+    async newest(path, signal, o) {
+      const wanted = o?.digest !== false;
       if (mode === 'complete') {
-        const { list, digest } = await store.newest(siteId, path, { ...read(signal), maxReplyBytes: NEWEST_REPLY_BYTES });
-        return { newest: newestOf(list.items[0], digest), offline: false };
+        const got = await store.newest(siteId, path, { ...read(signal), maxReplyBytes: NEWEST_REPLY_BYTES, digest: wanted });
+        return { newest: newestOf(got.list.items[0], got.digest, got.tooLarge ?? store.isTooLarge(siteId, got.list.items[0]?.item.id ?? '')), offline: false };
       }
       const list = mode === 'cached' ? await store.cachedRevisions(siteId, path) : await store.revisions(siteId, path, { ...read(signal), fresh: true });
       if (!list) return undefined;
       const first = list.items[0];
       if (!first) return { newest: null, offline: list.offline === true };
       let digest = await store.cachedDigest(siteId, first.item.id);
-      if (digest === undefined && mode === 'refresh' && !list.offline) {
-        await store.content(siteId, first.item.id, read(signal));
-        digest = store.digestOf(siteId, first.item.id);
+      let tooLarge = store.isTooLarge(siteId, first.item.id);
+      // A content is read only when its digest is needed, is not known, and is not known to be too large to read.
+      if (digest === undefined && !tooLarge && wanted && mode === 'refresh' && !list.offline) {
+        try {
+          await store.content(siteId, first.item.id, read(signal));
+          digest = store.digestOf(siteId, first.item.id);
+        } catch (e) {
+          if (!isTooLarge(e)) throw e;
+          tooLarge = true;
+        }
       }
-      return { newest: newestOf(first, digest), offline: list.offline === true };
+      return { newest: newestOf(first, digest, tooLarge), offline: list.offline === true };
     },
   };
 }
 
-function newestOf(d: { item: { id: string; date: string; author: string }; time: number | undefined } | undefined, digest: string | undefined): NewestRevision | null {
-  return d ? { id: d.item.id, date: d.item.date, author: d.item.author, time: d.time, digest } : null;
+function newestOf(d: { item: { id: string; date: string; author: string }; time: number | undefined } | undefined, digest: string | undefined, tooLarge = false): NewestRevision | null {
+  return d ? { id: d.item.id, date: d.item.date, author: d.item.author, time: d.time, digest, ...(tooLarge && digest === undefined ? { tooLarge: true } : {}) } : null;
 }
 
 export interface ScanOptions {
@@ -72,6 +85,14 @@ export interface ScanOptions {
   paths?: readonly string[];
   /** A working file as the editor has it (unsaved edits), instead of the disk's. */
   override?: (relative: string) => WorkingFile | undefined;
+  /**
+   * Reads a working file from disk instead of readWorking (the caller's bookkeeping around it);
+   * undefined: keep what the entry has (a newer look at the file has set it meanwhile).
+   */
+  readWorking?: (relative: string, signal?: AbortSignal) => Promise<WorkingFile | null | undefined>;
+  /** The largest working file compared, and the budget of bytes in flight (readWorking's options). */
+  maxBytes?: number;
+  budget?: ReadBudget;
   /** Called after each file (a view redraws now and then). */
   onFile?: (entry: StatusEntry) => void;
   /** The most local files walked for the count of those with no revision (0: not counted). */
@@ -108,21 +129,37 @@ export async function scanStatus(status: FolderStatus, source: StatusSource, wor
   status.setSiteFiles(files.paths);
   const todo = o.paths ? o.paths.map((p) => status.get(p)).filter((e): e is StatusEntry => !!e) : status.all();
   let next = 0;
+  const read = o.readWorking ?? ((relative: string, signal?: AbortSignal) => readWorking(working, relative, digests, { ...(signal ? { signal } : {}), ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}), ...(o.budget ? { budget: o.budget } : {}) }));
   const worker = async () => {
     while (next < todo.length && !o.signal?.aborted) {
       const entry = todo[next++]!;
       const local = o.override?.(entry.relative);
-      entry.working = local ?? (await readWorking(working, entry.relative, digests));
+      if (local) entry.working = local;
+      else {
+        let w: WorkingFile | null | undefined;
+        try {
+          w = await read(entry.relative, o.signal);
+        } catch (e) {
+          if (o.signal?.aborted) break;
+          throw e;
+        }
+        if (w !== undefined) entry.working = w;
+      }
       // Once the service cannot be reached, only the caches are read.
       if (!result.offline || !source.asks) {
         try {
-          const got = await source.newest(entry.path, o.signal);
+          // A content's digest is only needed to compare a working file that is there and compared.
+          const w = entry.working;
+          const got = await source.newest(entry.path, o.signal, { digest: !!w && !w.notCompared });
           if (got) {
             const known = entry.newest;
             // An offline list is the last known one: a newest revision known before stays.
             if (!(got.offline && known)) entry.newest = got.newest;
-            // The same revision whose content is not cached keeps the digest known before (a snapshot).
-            if (got.newest && known && got.newest.id === known.id && got.newest.digest === undefined) got.newest.digest = known.digest;
+            // The same revision whose content is not cached keeps the digest known before (a snapshot), or that it is too large.
+            if (got.newest && known && got.newest.id === known.id && got.newest.digest === undefined) {
+              got.newest.digest = known.digest;
+              if (known.tooLarge) got.newest.tooLarge = true;
+            }
             if (got.offline) result.offline = true;
           }
         } catch (e) {

@@ -3,7 +3,8 @@
 // and the service are looked at. It holds each file's newest revision with its content's digest,
 // and each working file's size, modification time and digest — so a working file not touched
 // since is not read again (as Git's index does), and a newest revision whose content is not
-// cached keeps its digest. One JSON file per site and folder, in the signed-in account's cache
+// cached keeps its digest (or that its content was refused as too large: it is not asked for
+// again). One JSON file per site and folder, in the signed-in account's cache
 // folder (deleted with it at sign-out, and by Clear Cache); a file that cannot be read or does
 // not describe that site and folder is ignored.
 import { createHash } from 'node:crypto';
@@ -13,8 +14,8 @@ import type { FolderStatus, NewestRevision, StatusEntry, WorkingFile } from './i
 import type { StatusSource } from './scan';
 import type { DigestCache } from './working';
 
-/** [id, date, author, time (null: not a date), digest (null: unknown)] */
-type NewestRow = [string, string, string, number | null, string | null];
+/** [id, date, author, time (null: not a date), digest (null: unknown), 1 when its content was refused as too large (else absent)] */
+type NewestRow = [string, string, string, number | null, string | null] | [string, string, string, number | null, null, 1];
 /** [size, mtime, digest (null: unknown)] */
 type WorkingRow = [number, number, string | null];
 /** [path, newest (null: no revision; 0: not known), working (null: no file; 0: not looked at)] */
@@ -35,7 +36,8 @@ export function snapshotName(siteId: string, folder: string): string {
 }
 
 export function snapshotOf(status: FolderStatus, siteId: string, folder: string, now = Date.now()): StatusSnapshot {
-  const newest = (n: StatusEntry['newest']): EntryRow[1] => (n === undefined ? 0 : n === null ? null : [n.id, n.date, n.author, n.time ?? null, n.digest ?? null]);
+  const newest = (n: StatusEntry['newest']): EntryRow[1] =>
+    n === undefined ? 0 : n === null ? null : n.tooLarge && n.digest === undefined ? [n.id, n.date, n.author, n.time ?? null, null, 1] : [n.id, n.date, n.author, n.time ?? null, n.digest ?? null];
   const working = (w: StatusEntry['working']): EntryRow[2] => (w === undefined ? 0 : w === null ? null : [w.size, w.mtime, w.digest ?? null]);
   return { v: 1, siteId, folder, savedAt: now, localOnly: status.localOnly, entries: status.all().map((e) => [e.path, newest(e.newest), working(e.working)]) };
 }
@@ -45,8 +47,9 @@ const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFin
 
 function newestOf(x: unknown): NewestRevision | null | undefined {
   if (x === null) return null;
-  if (!Array.isArray(x) || x.length !== 5 || !isStr(x[0]) || !isStr(x[1]) || !isStr(x[2]) || !(x[3] === null || isNum(x[3])) || !(x[4] === null || isStr(x[4]))) return undefined;
-  return { id: x[0], date: x[1], author: x[2], time: x[3] ?? undefined, digest: x[4] ?? undefined };
+  if (!Array.isArray(x) || (x.length !== 5 && x.length !== 6) || !isStr(x[0]) || !isStr(x[1]) || !isStr(x[2]) || !(x[3] === null || isNum(x[3])) || !(x[4] === null || isStr(x[4]))) return undefined;
+  const tooLarge = x.length === 6 && x[5] === 1 && x[4] === null;
+  return { id: x[0], date: x[1], author: x[2], time: x[3] ?? undefined, digest: x[4] ?? undefined, ...(tooLarge ? { tooLarge: true } : {}) };
 }
 
 function workingOf(x: unknown): WorkingFile | null | undefined {

@@ -2,12 +2,27 @@
 // how each stays current): made and disposed to match the mapped folders, the session and the
 // settings, labelled with their sites' names, fed the editors' saves, edits and closes, and asked
 // again at the newer-revision alert's interval.
+//
+// Keyed by account, site and folder, as the revision store and the folder mappings are: site ids
+// are only unique within one account, so another account that maps a site with the same id to the
+// same folder gets a control of its own — nothing of the previous account's status (paths,
+// newest revisions, authors, digests, its snapshot folder) is kept, and its first pass reads again.
+//
+// A site the account no longer lists (a pass could not read its file list, or the Sites view's
+// fresh list does not have it, and Get Sites confirms: src/features/revisions/goneSites.ts) is
+// treated as blame treats it: its control goes (groups, badge, status-bar item, letters) and the
+// mapping is offered to be forgotten.
 import * as vscode from 'vscode';
 import { readSettings } from '../../workbench/config';
 import { FolderMapping } from '../revisions/mapping';
 import { background } from '../../core/util/background';
 import { displayText } from '../../core/util/text';
 import { FolderControl, type ControlsDeps } from './folderControl';
+
+/** A control's key: the account, the site and the folder (site ids are only unique within an account). */
+function keyOf(account: string, siteId: string, folder: vscode.Uri): string {
+  return `${account}\n${siteId}\n${folder.toString()}`;
+}
 
 /** The source controls of every mapped folder of the signed-in account. */
 export class SiteControls implements vscode.Disposable {
@@ -19,9 +34,13 @@ export class SiteControls implements vscode.Disposable {
   private readonly cachedNames = new Map<string, string>();
   /** Bumped when the session changes: names read for another account are dropped. */
   private namesGeneration = 0;
+  /** Sites not in the Sites view's list already asked about (`account#siteId` → the list's fetch time). */
+  private readonly goneAsked = new Map<string, number>();
   private readonly subs: vscode.Disposable[] = [];
+  private readonly deps: ControlsDeps;
 
-  constructor(private readonly deps: ControlsDeps) {
+  constructor(deps: ControlsDeps) {
+    this.deps = { ...deps, listFailed: (c, e) => this.checkGone(c.siteId, e) };
     this.subs.push(
       vscode.workspace.onDidSaveTextDocument((d) => this.forDocument(d, 'saved')),
       vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length && this.forDocument(e.document, 'edited')),
@@ -38,8 +57,13 @@ export class SiteControls implements vscode.Disposable {
   update(): void {
     const want = new Map<string, { siteId: string; folder: vscode.Uri }>();
     const s = readSettings();
-    if (this.deps.session.state === 'signedIn' && (s.scmStatus || s.quickDiff)) {
-      for (const m of this.deps.folders.mapped()) if (!this.deps.folders.gone?.isGone(m.siteId)) want.set(`${m.siteId}\n${m.folder.toString()}`, m);
+    const account = this.deps.account();
+    if (account !== undefined && this.deps.session.state === 'signedIn' && (s.scmStatus || s.quickDiff)) {
+      for (const m of this.deps.folders.mapped()) {
+        if (this.deps.folders.gone?.isGone(m.siteId)) continue;
+        this.askIfGone(m.siteId);
+        want.set(keyOf(account, m.siteId, m.folder), m);
+      }
     }
     for (const [k, c] of this.controls) {
       // A site renamed: the label is fixed at creation, so the control is made again (its state kept).
@@ -49,7 +73,7 @@ export class SiteControls implements vscode.Disposable {
       c.dispose();
       this.controls.delete(k);
       if (!want.has(k)) continue;
-      const again = new FolderControl(c.siteId, c.folder, this.labelOf(c.siteId), this.deps, c);
+      const again = new FolderControl(c.siteId, c.folder, this.labelOf(c.siteId), this.deps, c.account, c);
       this.controls.set(k, again);
       // What the one before was still reading (its scan ended with it): from the caches, then the rest.
       background('Reading the status of a mapped folder', again.load('open'));
@@ -58,7 +82,7 @@ export class SiteControls implements vscode.Disposable {
     for (const [k, m] of want) {
       if (this.controls.has(k)) continue;
       unnamed ||= this.nameOf(m.siteId) === undefined;
-      const c = new FolderControl(m.siteId, m.folder, this.labelOf(m.siteId), this.deps);
+      const c = new FolderControl(m.siteId, m.folder, this.labelOf(m.siteId), this.deps, account!);
       this.controls.set(k, c);
       background('Reading the status of a mapped folder', c.load('open'));
     }
@@ -78,6 +102,36 @@ export class SiteControls implements vscode.Disposable {
       );
     }
     this.schedule();
+  }
+
+  /**
+   * The Sites view's fresh list does not have a mapped site: whether the account still lists it
+   * is asked (once per list).
+   */
+  private askIfGone(siteId: string): void {
+    const m = this.deps.model;
+    const at = m.fetchedAt;
+    if (m.state !== 'ready' || at === undefined || m.find(siteId)) return;
+    const k = `${this.deps.account()}#${siteId}`;
+    if (this.goneAsked.get(k) === at) return;
+    this.goneAsked.set(k, at);
+    this.checkGone(siteId, undefined);
+  }
+
+  /** After a failure about a site (or its absence from the Sites view): if the account no longer lists it, its controls go and the mapping is offered to be forgotten. */
+  private checkGone(siteId: string, failure: unknown): void {
+    const gone = this.deps.folders.gone;
+    if (!gone) return;
+    const account = this.deps.account();
+    background(
+      'Checking whether a mapped site is gone',
+      gone.confirmGone(siteId, failure).then((isGone) => {
+        if (!isGone || account !== this.deps.account()) return;
+        const folder = this.deps.folders.get(siteId);
+        if (folder) gone.skipped(siteId, folder);
+        this.update();
+      }),
+    );
   }
 
   /** The session changed (signed in, out, another account): the names of before go; the controls follow. */

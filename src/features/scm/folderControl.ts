@@ -7,7 +7,10 @@
 //     the service, at background priority, for what is not cached (a cold folder costs one Get
 //     Revisions per file: src/core/status/scan.ts);
 //   - a save, an edit (the editor's text), or a file created, changed or deleted outside VS Code
-//     updates that file alone, from the cached newest revision's digest: no request;
+//     updates that file alone, from the cached newest revision's digest: no request (when that
+//     digest was not needed before — the file was not there — it is read then, once). Each look
+//     at a file from disk is numbered: a read that a later look overtook is dropped, whether it
+//     is an earlier look's or a scan's, so the newest look at the disk always wins;
 //   - Refresh (the view's title button), the Sites view's Refresh and the newer-revision alert's
 //     interval (`siteRevisions.newerRevisionAlert.throttleMinutes`, while the window has the
 //     focus) ask the service for the lists again, at background priority;
@@ -15,6 +18,13 @@
 //     status-bar item say "offline".
 // `siteRevisions.sourceControl.enabled` off: no status is read or drawn (the source control stays
 // for the quick diff while that is on).
+//
+// A control belongs to the account it was made for (src/features/scm/controls.ts keys them by
+// account): its status, digests and snapshot folder are that account's, and once disposed it
+// draws nothing more — not a group, not a letter (the decorations drop what it had).
+// A working file larger than the largest revision the client can read, or one that cannot be
+// read, is in the group Not Compared (src/core/status/working.ts); so is a file whose newest
+// revision's content was refused as too large (never asked for again).
 import * as vscode from 'vscode';
 import type { Session } from '../auth/session';
 import type { SiteQuickDiff } from '../editor/quickDiff';
@@ -27,6 +37,8 @@ import { digest, type RevisionStore } from '../../core/model/revisionStore';
 import { formatShortLocal } from '../../core/model/time';
 import type { SitesModel } from '../sites/sitesModel';
 import { FolderStatus, GROUPS, stateOf, type GroupId, type StatusEntry, type WorkingFile } from '../../core/status';
+import { MAX_REPLY_BYTES } from '../../core/api/limits';
+import { formatBytes } from '../revisions/diffGuard';
 import { scanStatus, storeSource, type StatusMode } from '../../core/status/scan';
 import { readSnapshot, restoreSnapshot, snapshotOf, snapshotSource, writeSnapshot } from '../../core/status/snapshot';
 import { DigestCache, nodeWorkingFs, readWorking, type WorkingFs } from '../../core/status/working';
@@ -41,6 +53,8 @@ const WALK_MAX = 20_000;
 const EDIT_DEBOUNCE_MS = 300;
 /** Files created or deleted outside VS Code: the folder is counted again this long after the last. */
 const RECOUNT_DEBOUNCE_MS = 2000;
+/** Files that came back from disk without their newest revision's digest known: read this long after the last. */
+const DIGESTS_DEBOUNCE_MS = 200;
 /** The snapshot is written this long after the last change of the status. */
 const SNAPSHOT_DEBOUNCE_MS = 3000;
 
@@ -62,6 +76,10 @@ export interface ControlsDeps {
   log: Log;
   /** Where the signed-in account's status snapshots are kept (undefined: nowhere). */
   snapshotDir: () => string | undefined;
+  /** The signed-in account (src/features/revisions/register.ts accountKey); undefined when signed out. */
+  account: () => string | undefined;
+  /** A pass could not read the site's file list (not offline): the site may be gone (controls.ts asks). */
+  listFailed?: (control: FolderControl, failure: unknown) => void;
   /** The sites as the account's disk cache last listed them (no request; undefined: none cached). */
   cachedSites: () => Promise<readonly { id: string; name: string }[] | undefined>;
 }
@@ -73,9 +91,19 @@ function groupLabel(g: GroupId): string {
       return vscode.l10n.t('Changed Locally');
     case 'newerOnService':
       return vscode.l10n.t('Newer on the Service');
+    case 'notCompared':
+      return vscode.l10n.t('Not Compared');
     default:
       return vscode.l10n.t('Only on the Service');
   }
+}
+
+/** Why an entry of Not Compared is not compared (its tooltip). */
+function notComparedReason(e: StatusEntry): string {
+  const w = e.working;
+  if (w?.notCompared === 'tooLarge') return vscode.l10n.t('Not compared: the working file is {0}, larger than the largest revision the extension can read ({1}).', formatBytes(w.size), formatBytes(MAX_REPLY_BYTES));
+  if (w?.notCompared === 'unreadable') return vscode.l10n.t('Not compared: the working file could not be read ({0}).', w.why ?? '?');
+  return vscode.l10n.t('Not compared: the newest revision is larger than the largest reply the extension reads ({0}); it is not downloaded.', formatBytes(MAX_REPLY_BYTES));
 }
 
 /** One mapped folder's source control. */
@@ -97,6 +125,15 @@ export class FolderControl implements vscode.Disposable {
   private readonly drawn = new Map<GroupId, string>();
   private recount: ReturnType<typeof setTimeout> | undefined;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Each working file's looks from disk, numbered: a read overtaken by a later look is dropped. */
+  private readonly looks = new Map<string, number>();
+  /** Site paths whose working file came back while their newest revision's digest was not known. */
+  private readonly digestsWanted = new Set<string>();
+  private digestsTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Aborted at dispose: every read of the control ends with it. */
+  private readonly life = new AbortController();
+  /** The account's folder of status snapshots, as it was when the control was made. */
+  private readonly snapshotDir: string | undefined;
   private disposed = false;
   private readonly subs: vscode.Disposable[] = [];
 
@@ -105,8 +142,12 @@ export class FolderControl implements vscode.Disposable {
     readonly folder: vscode.Uri,
     readonly label: string,
     private readonly deps: ControlsDeps,
+    /** The account it was made for: its status, caches and snapshot are that account's. */
+    readonly account: string,
     previous?: FolderControl,
   ) {
+    if (previous && previous.account !== account) throw new Error('A source control keeps the state of its own account only.');
+    this.snapshotDir = deps.snapshotDir();
     this.status = previous?.status ?? new FolderStatus(ignoresCase(folder));
     this.sc = vscode.scm.createSourceControl(SCM_ID, label, folder);
     this.sc.inputBox.visible = false;
@@ -114,6 +155,7 @@ export class FolderControl implements vscode.Disposable {
       changedLocally: this.sc.createResourceGroup('changedLocally', groupLabel('changedLocally')),
       newerOnService: this.sc.createResourceGroup('newerOnService', groupLabel('newerOnService')),
       onlyOnService: this.sc.createResourceGroup('onlyOnService', groupLabel('onlyOnService')),
+      notCompared: this.sc.createResourceGroup('notCompared', groupLabel('notCompared')),
     };
     for (const g of GROUPS) this.groups[g].hideWhenEmpty = true;
     this.fs = folder.scheme === 'file' ? nodeWorkingFs(folder.fsPath) : vscodeWorkingFs(folder);
@@ -128,8 +170,15 @@ export class FolderControl implements vscode.Disposable {
     if (previous) {
       this.offline = previous.offline;
       this.checkedAt = previous.checkedAt;
+      for (const [k, v] of previous.looks) this.looks.set(k, v);
+      for (const [k, v] of previous.edited) this.edited.set(k, v);
       this.render();
     }
+  }
+
+  /** Whether the control is still the signed-in account's and not disposed (else it touches nothing more). */
+  private get live(): boolean {
+    return !this.disposed && this.deps.account() === this.account;
   }
 
   applyQuickDiff(): void {
@@ -146,12 +195,14 @@ export class FolderControl implements vscode.Disposable {
   /** Shows the cached state, then asks the service for what is missing (`refresh`: for every list again). */
   load(mode: 'open' | 'refresh'): Promise<void> {
     this.running?.abort.abort();
+    if (!this.live) return Promise.resolve();
     if (!readSettings().scmStatus) {
       this.running = undefined;
       this.render();
       return Promise.resolve();
     }
     const abort = new AbortController();
+    this.life.signal.addEventListener('abort', () => abort.abort(), { once: true });
     const done = (async () => {
       this.failure = undefined;
       this.render(true);
@@ -165,7 +216,7 @@ export class FolderControl implements vscode.Disposable {
       } else await this.scan('refresh', abort.signal);
     })().finally(() => {
       if (this.running?.abort === abort) this.running = undefined;
-      if (!abort.signal.aborted) {
+      if (!abort.signal.aborted && this.live) {
         this.render();
         this.saveSoon();
       }
@@ -176,12 +227,14 @@ export class FolderControl implements vscode.Disposable {
 
   /** The snapshot of the folder's last known status, when there is one and nothing is known yet. */
   private async fromSnapshot(signal: AbortSignal): Promise<void> {
-    const dir = this.deps.snapshotDir();
+    const dir = this.snapshotDir;
     if (!dir || this.status.all().length) return;
     const snap = await readSnapshot(dir, this.siteId, this.folder.toString());
-    if (!snap || signal.aborted) return;
+    if (!snap || signal.aborted || !this.live) return;
     restoreSnapshot(this.status, snap, this.digests);
-    await scanStatus(this.status, snapshotSource(this.status), this.fs, this.digests, { signal, override: (relative) => this.edited.get(relative) });
+    // Revisions this account's service refused as too large are not asked for again, by any read.
+    for (const e of this.status.all()) if (e.newest?.tooLarge) this.deps.store.markTooLarge(this.siteId, e.newest.id);
+    await scanStatus(this.status, snapshotSource(this.status), this.fs, this.digests, { signal, override: (relative) => this.edited.get(relative), readWorking: (relative, s) => this.readLooked(relative, s) });
     if (!signal.aborted) this.render(true);
   }
 
@@ -189,8 +242,9 @@ export class FolderControl implements vscode.Disposable {
   private saveSoon(): void {
     clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(() => {
-      const dir = this.deps.snapshotDir();
-      if (this.disposed || !dir) return;
+      // Into the folder of the account it was made for, and only while that account is signed in.
+      const dir = this.snapshotDir;
+      if (!this.live || !dir) return;
       background('Writing the status snapshot', writeSnapshot(dir, snapshotOf(this.status, this.siteId, this.folder.toString())));
     }, SNAPSHOT_DEBOUNCE_MS);
   }
@@ -212,10 +266,11 @@ export class FolderControl implements vscode.Disposable {
         signal,
         ...(paths ? { paths } : {}),
         override: (relative) => this.edited.get(relative),
+        readWorking: (relative, s) => this.readLooked(relative, s),
         walkMax: walk ? WALK_MAX : 0,
         onFile: () => {
           // Drawn a few times a second while a long scan goes on.
-          if (Date.now() - drawn < 250) return;
+          if (signal.aborted || Date.now() - drawn < 250) return;
           drawn = Date.now();
           this.render(true);
         },
@@ -235,13 +290,27 @@ export class FolderControl implements vscode.Disposable {
       if (!signal.aborted) {
         this.failure = e instanceof Error ? e.message : String(e);
         this.deps.log.warn(`Source control of site ${this.siteId}: the status could not be read`, e);
+        // The site's list could not be read: the account may no longer list the site.
+        if (this.live) this.deps.listFailed?.(this, e);
       }
       return false;
     }
   }
 
+  /**
+   * A working file read from disk by a scan, numbered as a look: undefined (keep what the entry
+   * has) when a look from disk started meanwhile — that newer look sets it.
+   */
+  private async readLooked(relative: string, signal?: AbortSignal): Promise<WorkingFile | null | undefined> {
+    const n = this.looks.get(relative) ?? 0;
+    const working = await readWorking(this.fs, relative, this.digests, signal ? { signal } : {});
+    return (this.looks.get(relative) ?? 0) === n ? working : undefined;
+  }
+
   /** Puts the status into the groups, the count and the status-bar item. */
   render(busy = this.running !== undefined): void {
+    // Disposed (or another account's): it draws nothing more, and leaves no letter behind.
+    if (!this.live) return;
     if (!readSettings().scmStatus) {
       for (const id of GROUPS) this.groups[id].resourceStates = [];
       this.drawn.clear();
@@ -299,17 +368,27 @@ export class FolderControl implements vscode.Disposable {
     const site = this.deps.model.find(this.siteId) ?? { id: this.siteId, name: this.label };
     const ref = { site, path: e.path, item: { id: e.newest.id, date: e.newest.date, author: e.newest.author }, time: e.newest.time } as RevisionRef;
     const who = whenAndWho(ref);
-    const tooltip = group === 'onlyOnService' ? vscode.l10n.t('Only on the service: no working file. Newest revision {0}', who) : vscode.l10n.t('{0} · newest revision {1}', groupLabel(group), who);
+    const tooltip =
+      group === 'onlyOnService'
+        ? vscode.l10n.t('Only on the service: no working file. Newest revision {0}', who)
+        : group === 'notCompared'
+          ? `${notComparedReason(e)} ${vscode.l10n.t('Newest revision {0}', who)}`
+          : vscode.l10n.t('{0} · newest revision {1}', groupLabel(group), who);
     return {
       resourceUri: w.uri,
       group,
       ref,
       contextValue: group,
-      decorations: { strikeThrough: group === 'onlyOnService', tooltip },
-      command:
-        group === 'onlyOnService'
-          ? { command: 'siteRevisions.openRevision', title: vscode.l10n.t('Open Revision'), arguments: [ref] }
-          : { command: 'siteRevisions.compareWithWorking', title: vscode.l10n.t('Compare with Working File'), arguments: [ref] },
+      decorations: { strikeThrough: group === 'onlyOnService', faded: group === 'notCompared', tooltip },
+      // Not compared: a click would only be refused (too large) or fail (unreadable); the tooltip says why.
+      ...(group === 'notCompared'
+        ? {}
+        : {
+            command:
+              group === 'onlyOnService'
+                ? { command: 'siteRevisions.openRevision', title: vscode.l10n.t('Open Revision'), arguments: [ref] }
+                : { command: 'siteRevisions.compareWithWorking', title: vscode.l10n.t('Compare with Working File'), arguments: [ref] },
+          }),
     };
   }
 
@@ -318,7 +397,7 @@ export class FolderControl implements vscode.Disposable {
    * changes), or closed (saved or not: the file on disk again). 0 requests.
    */
   documentChanged(doc: vscode.TextDocument, how: 'saved' | 'edited' | 'closed'): void {
-    if (!readSettings().scmStatus) return;
+    if (!this.live || !readSettings().scmStatus) return;
     const relative = this.relativeOf(doc.uri);
     if (relative === undefined || !this.status.entriesOf(relative).length) return;
     clearTimeout(this.timers.get(relative));
@@ -353,21 +432,49 @@ export class FolderControl implements vscode.Disposable {
     background('Reading a saved working file', this.fromDisk(relative));
   }
 
-  /** One working file read from disk again (0 requests). */
+  /** One working file read from disk again (0 requests, unless its newest revision's digest was not needed before). */
   async fromDisk(relative: string): Promise<void> {
-    if (this.edited.has(relative)) return;
-    const working = await readWorking(this.fs, relative, this.digests);
-    if (!this.edited.has(relative)) this.apply(relative, working);
+    if (!this.live || this.edited.has(relative)) return;
+    // This look is the newest: a read started before it (a scan's, an earlier look's) is dropped.
+    const n = (this.looks.get(relative) ?? 0) + 1;
+    this.looks.set(relative, n);
+    let working: WorkingFile | null;
+    try {
+      working = await readWorking(this.fs, relative, this.digests, { signal: this.life.signal });
+    } catch {
+      return; // disposed
+    }
+    if (this.looks.get(relative) !== n || this.edited.has(relative)) return;
+    this.apply(relative, working);
   }
 
   private apply(relative: string, working: WorkingFile | null): void {
+    if (!this.live) return;
     if (this.status.updateWorking(relative, working).length) this.render();
+    // A file that came back while its newest revision's digest was not needed (there was no file): read it now.
+    for (const e of this.status.entriesOf(relative)) if (stateOf(e) === 'unknown' && e.newest && e.working && e.newest.digest === undefined) this.digestsWanted.add(e.path);
+    if (this.digestsWanted.size) {
+      clearTimeout(this.digestsTimer);
+      this.digestsTimer = setTimeout(() => background('Reading the digests of files that came back', this.readDigests()), DIGESTS_DEBOUNCE_MS);
+    }
     this.saveSoon();
+  }
+
+  /** The newest revisions' digests of the files that came back (at background priority). */
+  private async readDigests(): Promise<void> {
+    const paths = [...this.digestsWanted];
+    this.digestsWanted.clear();
+    if (!this.live || !readSettings().scmStatus) return;
+    await this.scan('complete', this.life.signal, paths, false);
+    if (this.live && !this.life.signal.aborted) {
+      this.render();
+      this.saveSoon();
+    }
   }
 
   /** A file of the folder created, changed or deleted (also by VS Code's own save: then nothing changes). */
   private onDisk(uri: vscode.Uri, createdOrDeleted: boolean): void {
-    if (!readSettings().scmStatus) return;
+    if (!this.live || !readSettings().scmStatus) return;
     const relative = this.relativeOf(uri);
     if (relative === undefined) return;
     if (this.status.entriesOf(relative).length) background('Reading a changed working file', this.fromDisk(relative));
@@ -378,7 +485,8 @@ export class FolderControl implements vscode.Disposable {
   }
 
   private async countLocal(): Promise<void> {
-    const local = await this.fs.list(WALK_MAX);
+    const local = await this.fs.list(WALK_MAX, this.life.signal);
+    if (!this.live || this.life.signal.aborted) return;
     this.status.setLocalFiles(local.files, local.complete);
     this.render();
   }
@@ -390,11 +498,13 @@ export class FolderControl implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.life.abort();
     this.running?.abort.abort();
     clearTimeout(this.saveTimer);
+    clearTimeout(this.digestsTimer);
     for (const t of this.timers.values()) clearTimeout(t);
     clearTimeout(this.recount);
-    this.deps.decorations.set(this, []);
+    this.deps.decorations.retire(this);
     this.subs.forEach((d) => d.dispose());
     this.sc.dispose();
   }

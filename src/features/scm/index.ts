@@ -13,6 +13,7 @@ import { relativeTime } from '../../core/model/time';
 import { inform, message } from '../../workbench/messages';
 import { background } from '../../core/util/background';
 import { displayText } from '../../core/util/text';
+import { accountKey } from '../revisions/register';
 import { SiteControls } from './controls';
 import type { StatusResource } from './folderControl';
 import { StatusDecorations } from './decorations';
@@ -42,7 +43,18 @@ export async function activateScm(deps: ScmDeps): Promise<{ api: ScmApi; command
   const decorations = new StatusDecorations();
   const snapshotDir = () => (deps.cache.folder ? path.join(deps.cache.folder, 'status') : undefined);
   const cachedSites = async () => (await (await deps.cache.current())?.peek({ kind: 'sites' }))?.value;
-  const controls = new SiteControls({ session: deps.session, model: deps.model, store: deps.revisions.store, folders: deps.revisions.folders, quickDiff: editor.quickDiff, decorations, log: deps.log, snapshotDir, cachedSites });
+  const controls = new SiteControls({
+    session: deps.session,
+    model: deps.model,
+    store: deps.revisions.store,
+    folders: deps.revisions.folders,
+    quickDiff: editor.quickDiff,
+    decorations,
+    log: deps.log,
+    snapshotDir,
+    cachedSites,
+    account: () => accountKey(deps.session),
+  });
   const lineHistory = new LineHistoryView(editor.files);
 
   /** "Compare with Revision…": a pick of the file's revisions, the one chosen against the working file. */

@@ -1,7 +1,10 @@
 // A mapped folder that is not on the local disk (a remote or virtual file system) as status reads
-// it: the WorkingFs of src/core/status/working.ts over vscode.workspace.fs.
+// it: the WorkingFs of src/core/status/working.ts over vscode.workspace.fs. Its API reads a file
+// whole: such a file takes its whole size of the budget of bytes in flight while it is read and
+// hashed (in slices); status never reads one over MAX_COMPARED_BYTES.
 import * as vscode from 'vscode';
-import type { WorkingFs } from '../../core/status/working';
+import { sha256Sliced } from '../../core/store/slices';
+import { READ_BUDGET, type WorkingFs } from '../../core/status/working';
 
 export function vscodeWorkingFs(folder: vscode.Uri): WorkingFs {
   const at = (relative: string) => vscode.Uri.joinPath(folder, ...relative.split('/'));
@@ -14,7 +17,15 @@ export function vscodeWorkingFs(folder: vscode.Uri): WorkingFs {
         return undefined;
       }
     },
-    read: async (relative) => vscode.workspace.fs.readFile(at(relative)),
+    async hash(relative, o) {
+      const st = await vscode.workspace.fs.stat(at(relative));
+      const release = await (o?.budget ?? READ_BUDGET).acquire(Math.max(1, st.size), o?.signal);
+      try {
+        return await sha256Sliced(await vscode.workspace.fs.readFile(at(relative)));
+      } finally {
+        release();
+      }
+    },
     async list(max, signal) {
       const files: string[] = [];
       const pending = [''];

@@ -82,16 +82,18 @@ async function runFolderStatus(kit: ToolKit, input: FolderStatusInput, signal: A
   const files = (id: (typeof GROUPS)[number]) =>
     g[id].slice(0, input.limit).map((e) => ({ path: e.path, newest: e.newest ? { id: e.newest.id, date: e.newest.time === undefined ? e.newest.date : formatUtc(e.newest.time), author: e.newest.author } : null }));
   const cut = GROUPS.some((id) => g[id].length > input.limit);
+  const notCompared = g.notCompared.slice(0, input.limit).map((e) => ({ path: e.path, why: e.working?.notCompared === 'tooLarge' ? 'working file too large' : e.working?.notCompared === 'unreadable' ? 'working file unreadable' : 'newest revision too large to read' }));
   return result(
-    `Status of the folder ${JSON.stringify(folder)} mapped to site ${JSON.stringify(m.site.name)} (id ${m.site.id}): ${g.changedLocally.length} files changed locally (the working file differs from the newest revision on the service), ${g.newerOnService.length} newer on the service (its newest revision is newer than the working file and differs from it), ${g.onlyOnService.length} only on the service (no working file); ${local.complete ? '' : 'more than '}${local.count} local files have no revision (not listed)${g.unknown ? `; ${g.unknown} files could not be checked${failed ? ' (the service failed)' : ''}` : ''}${offline ? '; the service could not be reached: this is the last known state' : ''}${cut ? `; the first ${input.limit} files of each group are listed (raise "limit" for more)` : ''}. Paths as the site stores them; dates in UTC.`,
+    `Status of the folder ${JSON.stringify(folder)} mapped to site ${JSON.stringify(m.site.name)} (id ${m.site.id}): ${g.changedLocally.length} files changed locally (the working file differs from the newest revision on the service), ${g.newerOnService.length} newer on the service (its newest revision is newer than the working file and differs from it), ${g.onlyOnService.length} only on the service (no working file)${g.notCompared.length ? `, ${g.notCompared.length} not compared (a working file over 64 MiB or unreadable, or a newest revision too large to read)` : ''}; ${local.complete ? '' : 'more than '}${local.count} local files have no revision (not listed)${g.unknown ? `; ${g.unknown} files could not be checked${failed ? ' (the service failed)' : ''}` : ''}${offline ? '; the service could not be reached: this is the last known state' : ''}${cut ? `; the first ${input.limit} files of each group are listed (raise "limit" for more)` : ''}. Paths as the site stores them; dates in UTC.`,
     {
       site: { id: m.site.id, name: m.site.name },
       folder,
       offline,
-      counts: { changedLocally: g.changedLocally.length, newerOnService: g.newerOnService.length, onlyOnService: g.onlyOnService.length, localFilesWithoutRevisions: local.count, notChecked: g.unknown },
+      counts: { changedLocally: g.changedLocally.length, newerOnService: g.newerOnService.length, onlyOnService: g.onlyOnService.length, notCompared: g.notCompared.length, localFilesWithoutRevisions: local.count, notChecked: g.unknown },
       changedLocally: files('changedLocally'),
       newerOnService: files('newerOnService'),
       onlyOnService: files('onlyOnService'),
+      notCompared,
     },
   );
 }
