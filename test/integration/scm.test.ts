@@ -261,6 +261,71 @@ describe('Source control of a mapped folder, and Line History', function () {
     assert.deepEqual(await requests(), [], 'no request');
   });
 
+  /** The letter the Explorer draws after a file's name ('' when none). */
+  const explorerLetter = async (s: Screen, rel: string): Promise<string | undefined> => {
+    const name = rel.split('/').at(-1)!;
+    const texts = await s.renderedTexts({ selector: '.part.sidebar .explorer-folders-view .monaco-list-row .monaco-icon-label', hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).toString() });
+    const t = texts.map((x) => x.replace(/[^\x21-\x7e]/g, '')).find((x) => x.startsWith(name));
+    return t === undefined ? undefined : t.slice(name.length);
+  };
+  /** The letter an editor tab draws after its title ('' when none). */
+  const tabLetter = async (s: Screen, name: string): Promise<string | undefined> => {
+    const texts = await s.renderedTexts({ selector: '.part.editor .tabs-container .tab .monaco-icon-label', hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).toString() });
+    const t = texts.map((x) => x.replace(/[^\x21-\x7e]/g, '')).find((x) => x.startsWith(name));
+    return t === undefined ? undefined : t.slice(name.length);
+  };
+
+  it('changes made outside VS Code are followed, each, also where VS Code’s file watcher reports nothing (files.watcherExclude): a file changed moves to Changed Locally, deleted with rm to Only on the Service (its open tab lettered S), created again as its newest revision it leaves every group and its tab and Explorer row lose their letter; also while a Refresh is under way', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    await showScm(s);
+    await untilGroups(s, expected(), 'the groups');
+    // Files of no group (the working file is the newest revision): one in a folder VS Code's
+    // watcher is told to leave alone, one in another folder.
+    const same = [...site.keys()].filter((p) => written.get(p)?.text === newest(p).content && p.includes('/') && !p.endsWith('.md')).sort();
+    const unwatched = same[0];
+    const watched = same.find((p) => p.split('/')[0] !== unwatched?.split('/')[0]);
+    assert.ok(unwatched && watched, `files that are their newest revision: ${same.join(', ')}`);
+    const excluded = `**/scm-acme/${unwatched.split('/')[0]}/**`;
+    await cfg('files').update('watcherExclude', { [excluded]: true }, vscode.ConfigurationTarget.Global);
+    try {
+      for (const p of [unwatched, watched]) {
+        const name = p.split('/').at(-1)!;
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(fileOf(p)), { preview: false });
+        await s.until(() => tabLetter(s, name), (l) => l !== undefined, `the tab of ${p}`);
+        // The watched file: each change while a Refresh (slow replies) is reading every file again.
+        if (p === watched) await control(url, 'config', { latencyMs: 400 });
+        const refreshing = p === watched ? (await api.scm()).controls.refresh() : undefined;
+        try {
+          // Changed outside VS Code (a newer time than the newest revision's): Changed Locally.
+          write(p, `${newest(p).content}// changed outside\n`);
+          await untilGroups(s, expected(), `${p} changed outside VS Code`);
+          assert.ok(expected()['Changed Locally'].includes(p));
+          // Deleted with rm: Only on the Service, its tab lettered S.
+          remove(p);
+          await untilGroups(s, expected(), `${p} deleted outside VS Code`);
+          assert.ok(expected()['Only on the Service'].includes(p));
+          await s.until(() => tabLetter(s, name), (l) => l === 'S', `the S of the tab of ${p}`);
+          // Created again, equal to its newest revision: in no group, no letter on its tab or its Explorer row.
+          write(p, newest(p).content, newest(p).time - 1000);
+          await untilGroups(s, expected(), `${p} created again outside VS Code`);
+          assert.ok(!Object.values(expected()).flat().includes(p));
+          await s.until(() => tabLetter(s, name), (l) => l === '', `no letter on the tab of ${p}`);
+          await vscode.commands.executeCommand('revealInExplorer', fileOf(p));
+          await s.until(() => explorerLetter(s, p), (l) => l === '', `no letter on ${p} in the Explorer`);
+          await showScm(s);
+        } finally {
+          await control(url, 'config', { latencyMs: 0 });
+          await refreshing;
+        }
+        await untilGroups(s, expected(), `the groups after ${p}`);
+      }
+    } finally {
+      await cfg('files').update('watcherExclude', undefined, vscode.ConfigurationTarget.Global);
+      await closeAll();
+    }
+  });
+
   it('Refresh asks for the lists again: a newer revision a colleague saved moves its file to Newer on the Service; offline, the last known state is drawn, marked', async function () {
     const s = screenOrSkip(this);
     await closeAll();

@@ -180,3 +180,27 @@ export async function scanStatus(status: FolderStatus, source: StatusSource, wor
   if (local && !o.signal?.aborted) status.setLocalFiles(local.files, local.complete);
   return result;
 }
+
+/**
+ * The working files whose size, time or presence differ from what the status last saw (a stat of
+ * each, `concurrency` at once; nothing is read): what a file watcher should have reported. VS
+ * Code's watcher misses changes (seen here: every change in folders made in quick succession, for
+ * as long as the window is open), so the source control looks for itself now and then.
+ * Entries not looked at yet, and those `skip` names (unsaved edits), are left out.
+ */
+export async function changedOnDisk(status: FolderStatus, working: WorkingFs, o: { signal?: AbortSignal; concurrency?: number; skip?: (relative: string) => boolean } = {}): Promise<string[]> {
+  const seen = new Map<string, WorkingFile | null>();
+  for (const e of status.all()) if (e.working !== undefined && !seen.has(e.relative) && !o.skip?.(e.relative)) seen.set(e.relative, e.working);
+  const todo = [...seen];
+  const changed: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length && !o.signal?.aborted) {
+      const [relative, known] = todo[next++]!;
+      const st = await working.stat(relative);
+      if (!st ? known !== null : !known || known.size !== st.size || known.mtime !== st.mtime) changed.push(relative);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(o.concurrency ?? 8, Math.max(1, todo.length)) }, worker));
+  return o.signal?.aborted ? [] : changed;
+}

@@ -45,6 +45,10 @@ export class SiteControls implements vscode.Disposable {
       vscode.workspace.onDidSaveTextDocument((d) => this.forDocument(d, 'saved')),
       vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length && this.forDocument(e.document, 'edited')),
       vscode.workspace.onDidCloseTextDocument((d) => this.forDocument(d, 'closed')),
+      // Back in the window (a file changed in another program's terminal): each folder looks for what the watcher missed.
+      vscode.window.onDidChangeWindowState((w) => {
+        if (w.focused) for (const c of this.controls.values()) background('Looking for changes the file watcher missed', c.sweep());
+      }),
     );
   }
 

@@ -7,9 +7,12 @@
 //   ?  Not Compared            siteRevisions.notComparedForeground (too large, or unreadable)
 // A folder holding a changed or newer file gets its colour (no letter), as with Git.
 //
-// One state: what is drawn is what the live source controls' groups hold. A control sets its
-// files each time it draws its groups; a disposed one is retired — its files go at once, and
-// nothing it sets afterwards (a read that ends after it was disposed) is taken.
+// One state: a file's letter is what the one source control that lists it (the deepest folder's,
+// else the first made) has for it — no letter when that control has it in no group, whatever
+// another control mapped to the same folder says — so the letter and the Source Control view's
+// groups of that control agree. A control sets its files each time it draws its groups; a disposed
+// one is retired: its files go at once, and nothing it sets afterwards (a read that ends after it
+// was disposed) is taken.
 import * as vscode from 'vscode';
 import type { GroupId } from '../../core/status';
 
@@ -33,9 +36,19 @@ function tooltipOf(g: GroupId): string {
   }
 }
 
+/** What a source control tells the decorations. */
+interface Owner {
+  /** Its folder's depth: of two controls that list a file, the one of the deeper folder decides. */
+  readonly rank: number;
+  /** Whether it lists the file (in a group or not). */
+  readonly knows: (uri: vscode.Uri) => boolean;
+  /** Its files in a group, by URI. */
+  grouped: Map<string, { uri: vscode.Uri; group: GroupId }>;
+}
+
 export class StatusDecorations implements vscode.FileDecorationProvider, vscode.Disposable {
-  /** Each control's decorated files (a folder mapped to two sites: the first control that has the file wins). */
-  private readonly byOwner = new Map<object, Map<string, { uri: vscode.Uri; group: GroupId }>>();
+  /** The live controls, in the order they were made (of two at the same depth, the first decides). */
+  private readonly owners = new Map<object, Owner>();
   /** Controls disposed: what they set is not taken any more. */
   private readonly retired = new WeakSet<object>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri[]>();
@@ -46,13 +59,18 @@ export class StatusDecorations implements vscode.FileDecorationProvider, vscode.
     this.registration = vscode.window.registerFileDecorationProvider(this);
   }
 
-  /** The decorated files of one source control (replacing what it had). */
+  /** A control made: `knows` says which files it lists; `rank` is its folder's depth. */
+  register(owner: object, rank: number, knows: (uri: vscode.Uri) => boolean): void {
+    if (!this.retired.has(owner) && !this.owners.has(owner)) this.owners.set(owner, { rank, knows, grouped: new Map() });
+  }
+
+  /** The files of one source control in a group (replacing what it had); ignored once it is retired. */
   set(owner: object, files: readonly { resourceUri: vscode.Uri; group: GroupId }[]): void {
-    if (this.retired.has(owner)) return;
-    const before = this.byOwner.get(owner) ?? new Map<string, { uri: vscode.Uri; group: GroupId }>();
+    const o = this.owners.get(owner);
+    if (!o) return;
+    const before = o.grouped;
     const after = new Map(files.map((f) => [f.resourceUri.toString(), { uri: f.resourceUri, group: f.group }]));
-    if (after.size) this.byOwner.set(owner, after);
-    else this.byOwner.delete(owner);
+    o.grouped = after;
     const fired: vscode.Uri[] = [];
     for (const [k, v] of before) if (after.get(k)?.group !== v.group) fired.push(v.uri);
     for (const [k, v] of after) if (!before.has(k)) fired.push(v.uri);
@@ -61,18 +79,23 @@ export class StatusDecorations implements vscode.FileDecorationProvider, vscode.
 
   /** A control is disposed: its files go, and it sets none again. */
   retire(owner: object): void {
-    this.set(owner, []);
+    const o = this.owners.get(owner);
     this.retired.add(owner);
+    if (!o) return;
+    this.owners.delete(owner);
+    const fired = [...o.grouped.values()].map((v) => v.uri);
+    if (fired.length) this.changed.fire(fired);
   }
 
-  /** The group a file is drawn with (undefined: none). */
+  /**
+   * The group a file is drawn with (undefined: none): that of the one control that lists it —
+   * the deepest folder's, else the first made — whether or not it has it in a group, as the
+   * Source Control view draws that control's groups. Never a letter from another control.
+   */
   groupOf(uri: vscode.Uri): GroupId | undefined {
-    const k = uri.toString();
-    for (const files of this.byOwner.values()) {
-      const f = files.get(k);
-      if (f) return f.group;
-    }
-    return undefined;
+    let best: Owner | undefined;
+    for (const o of this.owners.values()) if ((!best || o.rank > best.rank) && o.knows(uri)) best = o;
+    return best?.grouped.get(uri.toString())?.group;
   }
 
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
