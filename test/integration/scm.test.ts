@@ -14,8 +14,8 @@ import { control, leaveMappedFolder, reseededAndSignedIn, serviceRevisions as li
 import { screen, screenOrSkip, type Screen } from './screen';
 import { waitFor, workspaceFolder } from './util';
 
-type Group = 'Changed Locally' | 'Newer on the Service' | 'Only on the Service';
-const GROUPS: Group[] = ['Changed Locally', 'Newer on the Service', 'Only on the Service'];
+type Group = 'Changed Locally' | 'Newer on the Service' | 'Only on the Service' | 'Not Compared';
+const GROUPS: Group[] = ['Changed Locally', 'Newer on the Service', 'Only on the Service', 'Not Compared'];
 
 describe('Source control of a mapped folder, and Line History', function () {
   this.timeout(180000);
@@ -25,8 +25,8 @@ describe('Source control of a mapped folder, and Line History', function () {
   let acmeId: string;
   /** Every file of the site, its revisions oldest first, straight from the service. */
   let site: Map<string, ServiceRevision[]>;
-  /** What the folder holds: each site path's text and modification time (undefined: no file). */
-  const written = new Map<string, { text: string; mtime: number } | undefined>();
+  /** What the folder holds: each site path's text and modification time (undefined: no file; `size`: a sparse file of that size, over the limit). */
+  const written = new Map<string, { text: string; mtime: number; size?: number } | undefined>();
 
   const cfg = (section: string) => vscode.workspace.getConfiguration(section);
   const closeAll = () => vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -56,11 +56,12 @@ describe('Source control of a mapped folder, and Line History', function () {
   };
   /** The group each file must be in, from the service's newest revision and what the folder holds (the alert's rule for "newer"). */
   const expected = (): Record<Group, string[]> => {
-    const out: Record<Group, string[]> = { 'Changed Locally': [], 'Newer on the Service': [], 'Only on the Service': [] };
+    const out: Record<Group, string[]> = { 'Changed Locally': [], 'Newer on the Service': [], 'Only on the Service': [], 'Not Compared': [] };
     for (const [p, revs] of site) {
       const w = written.get(p);
       const n = revs.at(-1)!;
       if (!w) out['Only on the Service'].push(p);
+      else if (w.size !== undefined && w.size > 64 * 1024 * 1024) out['Not Compared'].push(p);
       else if (w.text !== n.content) out[n.time > w.mtime ? 'Newer on the Service' : 'Changed Locally'].push(p);
     }
     for (const g of GROUPS) out[g].sort();
@@ -75,7 +76,7 @@ describe('Source control of a mapped folder, and Line History', function () {
    */
   const drawnGroups = async (s: Screen): Promise<{ repository: string; groups: Record<Group, string[]>; labels: string[] }> => {
     const rows = await s.texts({ selector: SCM_ROWS });
-    const groups: Record<Group, string[]> = { 'Changed Locally': [], 'Newer on the Service': [], 'Only on the Service': [] };
+    const groups: Record<Group, string[]> = { 'Changed Locally': [], 'Newer on the Service': [], 'Only on the Service': [], 'Not Compared': [] };
     const labels: string[] = [];
     let current: Group | undefined;
     for (const row of rows.slice(1)) {
@@ -163,7 +164,7 @@ describe('Source control of a mapped folder, and Line History', function () {
   it('the Source Control view draws the site’s source control with each file in its group, as the service’s data says; the badge counts the groups the setting names; the Explorer draws the letter and colour', async function () {
     const s = screenOrSkip(this);
     const want = expected();
-    assert.deepEqual(want, { 'Changed Locally': ['index.php'], 'Newer on the Service': ['js/app.js'], 'Only on the Service': ['css/site.css'] });
+    assert.deepEqual(want, { 'Changed Locally': ['index.php'], 'Newer on the Service': ['js/app.js'], 'Only on the Service': ['css/site.css'], 'Not Compared': [] });
     await (await controlOf()).settled();
     await showScm(s);
     const drawn = await untilGroups(s, want, 'the groups');
@@ -467,6 +468,81 @@ describe('Source control of a mapped folder, and Line History', function () {
       await api.revisions.folders.set(bakery.id, undefined);
       await settled(api.scheduler, url);
       fs.rmSync(other.fsPath, { recursive: true, force: true });
+    }
+  });
+
+  it('a working file larger than the largest revision the extension can read (2.5 GB, sparse) is drawn under Not Compared with why, lettered ?, never Only on the Service; back to its newest revision, it leaves the group', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    await showScm(s);
+    await untilGroups(s, expected(), 'the groups');
+    const p = [...site.keys()].find((x) => written.get(x)?.text === newest(x).content && x.includes('/') && !x.endsWith('.md'))!;
+    assert.ok(p);
+    const size = 2.5 * 1024 ** 3;
+    fs.truncateSync(fileOf(p).fsPath, size);
+    written.set(p, { text: '', mtime: Date.now(), size });
+    const drawn = await untilGroups(s, expected(), `${p} not compared`);
+    assert.deepEqual(drawn.groups['Not Compared'], [p]);
+    const entry = (await controlOf()).status.get(p)!;
+    assert.equal(entry.working?.notCompared, 'tooLarge');
+    assert.equal(entry.working?.size, size);
+    // Why, in the row's tooltip (its accessible label carries it too).
+    const label = await s.attribute({ selector: SCM_ROWS, hasText: p.split('/').at(-1)!, name: 'aria-label' });
+    assert.match(label ?? '', /Not compared: the working file is 2560\.0 MB, larger than the largest revision the extension can read \(64\.0 MB\)/);
+    await vscode.commands.executeCommand('revealInExplorer', fileOf(p));
+    await s.until(() => explorerLetter(s, p), (l) => l === '?', `the ? of ${p} in the Explorer`);
+    write(p, newest(p).content, newest(p).time - 1000);
+    await showScm(s);
+    await untilGroups(s, expected(), `${p} its newest revision again`);
+  });
+
+  it('a folder also mapped to a second site: each file’s letter is that of the one source control drawn for it (no letter from the other’s groups); once the account no longer lists the second site, its source control goes — groups, badge, status-bar item, letters — and the mapping is offered to be forgotten', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    await showScm(s);
+    await untilGroups(s, expected(), 'the groups');
+    // A second site, mapped to the same folder: it lists a file of the folder that is Acme's newest
+    // revision (its own newest differs and is newer: Newer on the Service for it), and a file the folder has not.
+    const shared = [...site.keys()].find((p) => written.get(p)?.text === newest(p).content && p.includes('/') && !p.endsWith('.md'))!;
+    assert.ok(shared);
+    const { siteId: edgeId } = await api.session.call((c) => c.createSite({ name: 'Edge Cases', server_type: 'FTP', domain: 'edge.example', ftp_user: 'edge', dir: '/' }));
+    await control(url, 'add-revision', { siteId: edgeId, path: shared, content: 'the edge site’s own text\n', author: 'edge@example.com' });
+    await control(url, 'add-revision', { siteId: edgeId, path: 'edge-only.txt', content: 'only on the edge site\n', author: 'edge@example.com' });
+    api.model.refresh();
+    await api.model.all();
+    const spy = spyMessages((m) => (m.items.includes('Forget Mapping') ? 'Forget Mapping' : undefined));
+    try {
+      await api.revisions.folders.set(edgeId, dir);
+      const edge = await waitFor(async () => (await api.scm()).controls.all().find((c) => c.siteId === edgeId), { message: 'the second site’s source control' });
+      await edge.settled();
+      await waitFor(() => edge.status.groups().newerOnService.length === 1 && edge.status.groups().onlyOnService.length === 1, { message: 'the second site’s groups' });
+      const acmeCount = expected()['Changed Locally'].length + expected()['Newer on the Service'].length;
+      await s.until(() => badge(s), (n) => n === acmeCount + 1, 'the badge of both');
+      // The Explorer: the shared file's letter is that of Acme's control (drawn first; it is in none of its groups), not the N of the other's.
+      await vscode.commands.executeCommand('revealInExplorer', fileOf(shared));
+      await s.until(() => explorerLetter(s, shared), (l) => l === '', `no letter on ${shared}`);
+      await vscode.commands.executeCommand('revealInExplorer', fileOf('index.php'));
+      await s.until(() => explorerLetter(s, 'index.php'), (l) => l === 'L', 'the L of index.php');
+
+      // The account no longer lists the site (deleted elsewhere); the next check of its folder finds out.
+      const res = await fetch(`${url}/api/sites?cmd=delete`, { method: 'POST', body: new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password, site: edgeId }) });
+      assert.equal(((await res.json()) as { success: boolean }).success, true);
+      await vscode.commands.executeCommand('siteRevisions.scm.refresh', edge.sc);
+      await waitFor(async () => !(await api.scm()).controls.all().some((c) => c.siteId === edgeId), { message: 'the second site’s source control gone', timeoutMs: 15000 });
+      await showScm(s);
+      await untilGroups(s, expected(), 'Acme’s groups only');
+      const rows = await s.texts({ selector: SCM_ROWS });
+      assert.ok(!rows.some((r) => r.includes('Edge Cases') || r.includes('edge-only.txt')), rows.join(' | '));
+      await s.until(() => badge(s), (n) => n === acmeCount, 'the badge of Acme alone');
+      await s.until(() => s.texts({ selector: '.part.statusbar' }), (t) => !t.join(' ').includes('Edge Cases'), 'no status-bar item of the site');
+      // Offered once, and taken: the mapping is forgotten.
+      const offer = await waitFor(() => spy.shown.find((m) => m.items.includes('Forget Mapping')), { message: 'the offer to forget the mapping' });
+      assert.match(offer.message, new RegExp(`no longer lists \\(site ${edgeId}`));
+      await waitFor(() => api.revisions.folders.get(edgeId) === undefined, { message: 'the mapping forgotten' });
+    } finally {
+      spy.restore();
+      if (api.revisions.folders.get(edgeId)) await api.revisions.folders.set(edgeId, undefined);
+      await settled(api.scheduler, url);
     }
   });
 

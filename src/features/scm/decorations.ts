@@ -42,8 +42,8 @@ interface Owner {
   readonly rank: number;
   /** Whether it lists the file (in a group or not). */
   readonly knows: (uri: vscode.Uri) => boolean;
-  /** Its files in a group, by URI. */
-  grouped: Map<string, { uri: vscode.Uri; group: GroupId }>;
+  /** Its files in a group, by URI (with why, for one not compared). */
+  grouped: Map<string, { uri: vscode.Uri; group: GroupId; why?: string }>;
 }
 
 export class StatusDecorations implements vscode.FileDecorationProvider, vscode.Disposable {
@@ -65,14 +65,14 @@ export class StatusDecorations implements vscode.FileDecorationProvider, vscode.
   }
 
   /** The files of one source control in a group (replacing what it had); ignored once it is retired. */
-  set(owner: object, files: readonly { resourceUri: vscode.Uri; group: GroupId }[]): void {
+  set(owner: object, files: readonly { resourceUri: vscode.Uri; group: GroupId; why?: string }[]): void {
     const o = this.owners.get(owner);
     if (!o) return;
     const before = o.grouped;
-    const after = new Map(files.map((f) => [f.resourceUri.toString(), { uri: f.resourceUri, group: f.group }]));
+    const after = new Map(files.map((f) => [f.resourceUri.toString(), { uri: f.resourceUri, group: f.group, ...(f.why !== undefined ? { why: f.why } : {}) }]));
     o.grouped = after;
     const fired: vscode.Uri[] = [];
-    for (const [k, v] of before) if (after.get(k)?.group !== v.group) fired.push(v.uri);
+    for (const [k, v] of before) if (after.get(k)?.group !== v.group || after.get(k)?.why !== v.why) fired.push(v.uri);
     for (const [k, v] of after) if (!before.has(k)) fired.push(v.uri);
     if (fired.length) this.changed.fire(fired);
   }
@@ -93,15 +93,20 @@ export class StatusDecorations implements vscode.FileDecorationProvider, vscode.
    * Source Control view draws that control's groups. Never a letter from another control.
    */
   groupOf(uri: vscode.Uri): GroupId | undefined {
+    return this.drawn(uri)?.group;
+  }
+
+  private drawn(uri: vscode.Uri): { group: GroupId; why?: string } | undefined {
     let best: Owner | undefined;
     for (const o of this.owners.values()) if ((!best || o.rank > best.rank) && o.knows(uri)) best = o;
-    return best?.grouped.get(uri.toString())?.group;
+    return best?.grouped.get(uri.toString());
   }
 
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
-    const g = this.groupOf(uri);
-    if (!g) return undefined;
-    const d = new vscode.FileDecoration(STYLE[g].badge, tooltipOf(g), new vscode.ThemeColor(STYLE[g].color));
+    const f = this.drawn(uri);
+    if (!f) return undefined;
+    const g = f.group;
+    const d = new vscode.FileDecoration(STYLE[g].badge, f.why ?? tooltipOf(g), new vscode.ThemeColor(STYLE[g].color));
     d.propagate = g === 'changedLocally' || g === 'newerOnService';
     return d;
   }

@@ -71,6 +71,8 @@ const encoder = new TextEncoder();
 export interface StatusResource extends vscode.SourceControlResourceState {
   readonly group: GroupId;
   readonly ref: RevisionRef;
+  /** Why it is not compared (Not Compared only): also the letter's tooltip. */
+  readonly why?: string;
 }
 
 export interface ControlsDeps {
@@ -382,16 +384,18 @@ export class FolderControl implements vscode.Disposable {
     const site = this.deps.model.find(this.siteId) ?? { id: this.siteId, name: this.label };
     const ref = { site, path: e.path, item: { id: e.newest.id, date: e.newest.date, author: e.newest.author }, time: e.newest.time } as RevisionRef;
     const who = whenAndWho(ref);
+    const why = group === 'notCompared' ? notComparedReason(e) : undefined;
     const tooltip =
       group === 'onlyOnService'
         ? vscode.l10n.t('Only on the service: no working file. Newest revision {0}', who)
-        : group === 'notCompared'
-          ? `${notComparedReason(e)} ${vscode.l10n.t('Newest revision {0}', who)}`
+        : why !== undefined
+          ? `${why} ${vscode.l10n.t('Newest revision {0}', who)}`
           : vscode.l10n.t('{0} · newest revision {1}', groupLabel(group), who);
     return {
       resourceUri: w.uri,
       group,
       ref,
+      ...(why !== undefined ? { why } : {}),
       contextValue: group,
       decorations: { strikeThrough: group === 'onlyOnService', faded: group === 'notCompared', tooltip },
       // Not compared: a click would only be refused (too large) or fail (unreadable); the tooltip says why.
