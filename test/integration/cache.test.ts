@@ -16,6 +16,7 @@ import type { FileNode, MessageNode, RevisionNode } from '../../src/features/rev
 import type { SiteNode } from '../../src/features/sites/sitesTree';
 import type { TreeNode } from '../../src/workbench/tree/node';
 import { DEMO } from '../server/demo';
+import { accountFolderName, DiskStore } from '../../src/core/store';
 import { disposeCopy, freshContext, loadFreshCopy, runningBundle } from './freshCopy';
 import { screenOrSkip } from './screen';
 import { control, settled, signInDemo, spyMessages } from './support';
@@ -322,4 +323,31 @@ describe('Disk cache, offline and cancellation', function () {
     await waitFor(() => !fs.existsSync(keyFolder), { message: 'the cache folder is deleted at sign-out' });
     assert.equal(api.cache.folder, undefined);
   });
+  it('signing in as another account deletes the previous account’s cache folder also when its last write of the index fails, as on a full disk (AccountCache.follow destroys the store, never dispose-then-delete)', async () => {
+    const key = DEMO.keyUser;
+    if (api.session.account?.email !== DEMO.user.email || api.session.state !== 'signedIn') await signInDemo(url);
+    // The key account's cache as an earlier session left it: 61 revisions, written by the store's own code.
+    const keyFolder = path.join(api.cache.root!, accountFolderName(url, key.email));
+    fs.rmSync(keyFolder, { recursive: true, force: true });
+    const earlier = new DiskStore(keyFolder, { maxBytes: 64 * 1024 * 1024 });
+    for (let i = 0; i < 61; i++) await earlier.putContent('1', String(1000 + i), `revision ${i}`);
+    await earlier.dispose();
+    // The key account signs in and reads them: use records wait to be written to the index…
+    await vscode.commands.executeCommand('siteRevisions.signIn', { serviceUrl: url, email: key.email, password: key.password, apiKey: key.apiKey });
+    assert.equal(api.cache.folder, keyFolder);
+    const store = (await api.cache.current())!;
+    assert.equal(new TextDecoder().decode(await store.getContent('1', '1000')), 'revision 0');
+    // …and the index can take no write any more (its folder has become a file: ENOTDIR, where a full disk gives ENOSPC).
+    const index = path.join(keyFolder, 'v1', 'index');
+    fs.rmSync(index, { recursive: true });
+    fs.writeFileSync(index, '');
+    // Another account signs in while a use record still waits (read again until the store is closed).
+    let switched = false;
+    const signIn = Promise.resolve(vscode.commands.executeCommand('siteRevisions.signIn', { serviceUrl: url, email: DEMO.user.email, password: DEMO.user.password })).finally(() => (switched = true));
+    for (let i = 0; !switched && store.enabled; i++) await store.getContent('1', String(1000 + (i % 61)));
+    await signIn;
+    await waitFor(() => !fs.existsSync(keyFolder), { message: 'the previous account’s cache folder deleted, its index unwritable', timeoutMs: 15000 });
+    assert.equal(api.session.account?.email, DEMO.user.email);
+  });
 });
+
