@@ -58,7 +58,7 @@ import { searchBench, searchRows } from './search';
 import { asOfBench, asOfRows } from './asOf';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample, SlicedBlameSample } from './blameChild';
-import { SCM_WORKLOAD, type ScmColdSample, type ScmLinesSample, type ScmWarmSample } from './scmChild';
+import { SCM_LARGE_WORKLOAD, SCM_WORKLOAD, type ScmColdSample, type ScmLargeSample, type ScmLinesSample, type ScmWarmSample } from './scmChild';
 import { CANDIDATES, CHOSEN } from './diffCandidates';
 import { zipEntries, zipRead } from '../test/host/zip';
 import type { HostFigures } from '../test/integration/bench/figures';
@@ -97,6 +97,9 @@ const TARGETS = {
   scmFirstStatusMs: 300,
   scmSaveMs: 20,
   scmLoopMaxMs: 50,
+  scmLargeLoopMaxMs: 50,
+  scmLargeRssMB: 32,
+  scmSweepMs: 100,
   scmColdRatio: 1.25,
   lineHistoryMs: 150,
 };
@@ -452,7 +455,20 @@ async function main(): Promise<number> {
         await service.stop();
       }
       for (let i = 0; i < n.blame; i++) lines.push(lastJson<ScmLinesSample>(await run(['lines'], `line history ${i + 1}`)));
-      return { cold, warm, lines };
+      // Large working files (sparse: no disk), ours and the way before, each sample in a fresh process.
+      const largeDir = path.join(tmp, 'scm-large');
+      const { digest } = lastJson<{ digest: string }>(await run(['large-prepare', largeDir], 'scm large prepare'));
+      const large: ScmLargeSample[] = [];
+      const largeBefore: ScmLargeSample[] = [];
+      try {
+        for (let i = 0; i < (quick ? 1 : 3); i++) {
+          large.push(lastJson<ScmLargeSample>(await run(['large', largeDir, digest], `scm large ${i + 1}`)));
+          largeBefore.push(lastJson<ScmLargeSample>(await run(['large', largeDir, digest, 'peer'], `scm large, the way before ${i + 1}`)));
+        }
+      } finally {
+        fs.rmSync(largeDir, { recursive: true, force: true });
+      }
+      return { cold, warm, lines, large, largeBefore };
     });
 
     // ---- the report
@@ -743,8 +759,8 @@ async function main(): Promise<number> {
   }
 }
 
-/** The working-copy rows: a folder's status after a reload and cold, a save, the event loop, line history. */
-function scmRows(f: { cold: ScmColdSample[]; warm: ScmWarmSample[]; lines: ScmLinesSample[] }): Row[] {
+/** The working-copy rows: a folder's status after a reload and cold, a save, the event loop, line history, large working files. */
+function scmRows(f: { cold: ScmColdSample[]; warm: ScmWarmSample[]; lines: ScmLinesSample[]; large?: ScmLargeSample[]; largeBefore?: ScmLargeSample[] }): Row[] {
   const rows: Row[] = [];
   const w = SCM_WORKLOAD;
   const what = `a mapped folder of ${w.files.toLocaleString('en-US')} files (${w.edited} changed locally, ${w.older} older than the service, ${w.missing} missing, ${w.localOnly} with no revision)`;
@@ -776,6 +792,51 @@ function scmRows(f: { cold: ScmColdSample[]; warm: ScmWarmSample[]; lines: ScmLi
       unit: 'ratio',
       target: `≤ ${TARGETS.scmColdRatio}, one Get Revisions per file`,
       ok: one && ratio <= TARGETS.scmColdRatio,
+    });
+  }
+  if (f.warm.length) {
+    const sweep = median(f.warm.map((x) => x.sweepMs));
+    const none = f.warm.every((x) => x.sweepChanged === 0);
+    rows.push({
+      group: 'Working copy',
+      id: 'scm.sweepMs',
+      name: `a look at every working file's size and time, none changed (what a folder's source control does every ${Math.max(3, (w.files * 2) / 1000)} s while the window has the focus, for what VS Code's file watcher missed), ${w.files.toLocaleString('en-US')} files`,
+      measured: `${ms(sweep)} (samples ${f.warm.map((x) => x.sweepMs.toFixed(1)).join(', ')} ms)${none ? '' : '; CHANGES SEEN'}`,
+      value: round(sweep, 2),
+      unit: 'ms',
+      target: `≤ ${TARGETS.scmSweepMs} ms`,
+      ok: none && sweep <= TARGETS.scmSweepMs,
+    });
+  }
+  if (f.large?.length) {
+    const l = SCM_LARGE_WORKLOAD;
+    const gb = (b: number) => `${(b / 1024 ** 3).toFixed(1)} GB`;
+    const what = `a mapped folder with large working files (sparse: ${l.tooLarge.map((b) => (b >= 1024 ** 3 ? gb(b) : `${b / 1024 ** 2} MB`)).join(', ')} over the largest revision the client can read, not read; ${l.hashed.length} × ${l.hashed[0]! / 1024 ** 2} MB, hashed)`;
+    const max = median(f.large.map((x) => x.loop.maxMs));
+    const held = f.large.map((x) => x.loop.heldMs).filter((x): x is number => x !== undefined);
+    const before = f.largeBefore ?? [];
+    const beforeHeld = before.map((x) => x.loop.heldMs).filter((x): x is number => x !== undefined);
+    const groupsOk = f.large.every((x) => x.groups && x.groups.notCompared === l.tooLarge.length && x.groups.same === 1 && x.groups.changedLocally === l.hashed.length - 1 && x.groups.onlyOnService === 0 && x.groups.unknown === 0);
+    rows.push({
+      group: 'Working copy',
+      id: 'scm.largeLoopMaxMs',
+      name: `event loop during the status of ${what}`,
+      measured: `max ${ms(max)}, p99 ${ms(median(f.large.map((x) => x.loop.p99Ms)))}${held.length ? `, own work held it ≤ ${ms(median(held))}` : ''} (samples ${f.large.map((x) => x.loop.maxMs.toFixed(0)).join(', ')} ms; ${(median(f.large.map((x) => x.wallMs)) / 1000).toFixed(2)} s)${before.length ? `; the way before (fs.readFile and a synchronous SHA-256, the 48 MB files alone): max ${ms(median(before.map((x) => x.loop.maxMs)))}${beforeHeld.length ? `, own work held it ≤ ${ms(median(beforeHeld))}` : ''}` : ''}${groupsOk ? '' : '; GROUPS WRONG'}`,
+      value: round(max, 1),
+      unit: 'ms',
+      target: `max ≤ ${TARGETS.scmLargeLoopMaxMs} ms`,
+      ok: groupsOk && max <= TARGETS.scmLargeLoopMaxMs,
+    });
+    const rss = median(f.large.map((x) => x.rssPeakOverMB));
+    rows.push({
+      group: 'Working copy',
+      id: 'scm.largeRssMB',
+      name: `peak RSS over the RSS before, during the status of the same folder (${median(f.large.map((x) => x.hashedMB)).toFixed(0)} MB hashed)`,
+      measured: `${rss.toFixed(1)} MB (bytes in flight at most ${median(f.large.map((x) => x.budgetPeakMB ?? 0)).toFixed(0)} MB)${before.length ? `; the way before, the 48 MB files alone: ${median(before.map((x) => x.rssPeakOverMB)).toFixed(0)} MB` : ''}`,
+      value: round(rss, 1),
+      unit: 'MB',
+      target: `≤ ${TARGETS.scmLargeRssMB} MB`,
+      ok: rss <= TARGETS.scmLargeRssMB,
     });
   }
   if (f.lines.length) {

@@ -19,11 +19,26 @@
 //     disk) and its state updated from its new digest (what a save costs); the event loop's delay
 //     sampled all along; requests counted at the service (none is expected).
 //
+//   node out/bench/scmChild.js large-prepare DIR
+//     a mapped folder of large working files, sparse (they take no disk; read, they are zeros after
+//     a random first KB): four of 600 MB and one of 2.5 GB, over the largest revision the client
+//     can read (64 MiB: not compared, never read), and eight of 48 MB, read and hashed.
+//
+//   node out/bench/scmChild.js large DIR DIGEST [peer]
+//     the status of that folder against a site that lists the 13 paths (a source of its own: the
+//     working side is what is measured; one 48 MB file is its newest revision, DIGEST), through
+//     src/core/status (streaming SHA-256 in 1 MiB slices within the budget of bytes in flight):
+//     the event loop's delay all along, the process's peak RSS over its RSS before, the wall time.
+//     `peer`: the same 48 MB files the way status read them before (fs.readFile and a synchronous
+//     SHA-256, 12 at a time), in its own process — the 600 MB and 2.5 GB files are left out of it
+//     (read whole they would take 4.9 GB; the 2.5 GB one cannot be read so at all).
+//
 //   node out/bench/scmChild.js lines
 //     line history of 10 lines of a 5,000-line file with 50 revisions, contents in memory (the
 //     blame workload, test/unit/helpers/blameHistory.ts): the first call of the process, then warm.
 //
 // Prints one JSON line on stdout.
+import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -33,9 +48,9 @@ import { RevisionStore } from '../src/core/model/revisionStore';
 import { RequestScheduler } from '../src/core/scheduler';
 import { isOffline } from '../src/features/sites/viewState';
 import { FolderStatus, stateOf } from '../src/core/status';
-import { scanStatus, storeSource } from '../src/core/status/scan';
+import { changedOnDisk, scanStatus, storeSource, type StatusSource } from '../src/core/status/scan';
 import { readSnapshot, restoreSnapshot, snapshotOf, snapshotSource, writeSnapshot } from '../src/core/status/snapshot';
-import { DigestCache, nodeWorkingFs, readWorking } from '../src/core/status/working';
+import { DigestCache, nodeWorkingFs, READ_BUDGET, readWorking } from '../src/core/status/working';
 import { DiskStore } from '../src/core/store';
 import { DEMO } from '../test/server/demo';
 import { SEARCH_SCALE_SITE_ID, SearchScaleData } from '../test/server/searchScale';
@@ -43,6 +58,9 @@ import { generateHistory } from '../test/unit/helpers/blameHistory';
 import { sampleLoopDelay } from './lib';
 
 export const SCM_WORKLOAD = { files: 2000, edited: 20, older: 20, missing: 20, localOnly: 100, concurrency: 6 };
+const MiB = 1024 * 1024;
+/** The large working files: over the limit (never read) and under it (read and hashed). */
+export const SCM_LARGE_WORKLOAD = { tooLarge: [600, 600, 600, 600, 2560].map((mb) => mb * MiB), hashed: Array.from({ length: 8 }, () => 48 * MiB) };
 const SITE = String(SEARCH_SCALE_SITE_ID);
 
 export interface ScmColdSample {
@@ -60,6 +78,9 @@ export interface ScmWarmSample {
   cachedMs: number;
   /** One file saved: read, hashed, its state updated, the groups made again. */
   saveMs: number;
+  /** A look at every working file's size and time (what the source control does now and then for what the watcher missed): none changed. */
+  sweepMs: number;
+  sweepChanged: number;
   /** Requests the service received during both. */
   requests: number;
   /**
@@ -70,6 +91,18 @@ export interface ScmWarmSample {
   loop: { maxMs: number; p99Ms: number; heldMs?: number };
   groups: ScmColdSample['groups'];
   saveChanged: boolean;
+}
+
+export interface ScmLargeSample {
+  wallMs: number;
+  loop: { maxMs: number; p99Ms: number; heldMs?: number };
+  /** The process's RSS before the work, and its peak (resourceUsage().maxRSS) over it, in MB. */
+  rssBeforeMB: number;
+  rssPeakOverMB: number;
+  /** Bytes hashed, and the most bytes in flight at once (the budget's peak; ours only). */
+  hashedMB: number;
+  budgetPeakMB?: number;
+  groups?: { same: number; changedLocally: number; notCompared: number; onlyOnService: number; unknown: number };
 }
 
 export interface ScmLinesSample {
@@ -176,13 +209,85 @@ async function warm(url: string, dir: string, cache: string): Promise<ScmWarmSam
   const changes = status.updateWorking(entry.relative, await readWorking(working, entry.relative, digests));
   status.groups();
   const saveMs = performance.now() - t2;
+  // What the source control does now and then for what VS Code's watcher missed: a stat of each file.
+  fs.writeFileSync(file, before);
+  fs.utimesSync(file, mtime, mtime);
+  status.updateWorking(entry.relative, await readWorking(working, entry.relative, digests));
+  const t3 = performance.now();
+  const swept = await changedOnDisk(status, working);
+  const sweepMs = performance.now() - t3;
   const l = loop.stop();
   // The folder as it was, for the next sample.
   fs.writeFileSync(file, before);
   fs.utimesSync(file, mtime, mtime);
   const requests = (await stats(url)).requests.length;
   await close();
-  return { firstMs, cachedMs, saveMs, requests, loop: { maxMs: l.maxMs, p99Ms: l.p99Ms, ...(l.heldMs !== undefined ? { heldMs: l.heldMs } : {}) }, groups, saveChanged: changes.some((c) => c.after === 'changedLocally') };
+  return { firstMs, cachedMs, saveMs, sweepMs, sweepChanged: swept.length, requests, loop: { maxMs: l.maxMs, p99Ms: l.p99Ms, ...(l.heldMs !== undefined ? { heldMs: l.heldMs } : {}) }, groups, saveChanged: changes.some((c) => c.after === 'changedLocally') };
+}
+
+const largeFiles = () => [...SCM_LARGE_WORKLOAD.tooLarge.map((size, i) => ({ rel: `backups/backup-${i}.tar`, size })), ...SCM_LARGE_WORKLOAD.hashed.map((size, i) => ({ rel: `media/video-${i}.mp4`, size }))];
+
+/** Writes the large folder (sparse) and prints the digest of the first 48 MB file, hashed here as it was written. */
+function largePrepare(dir: string): { digest: string } {
+  fs.rmSync(dir, { recursive: true, force: true });
+  let digest = '';
+  for (const f of largeFiles()) {
+    const file = path.join(dir, ...f.rel.split('/'));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const head = randomBytes(1024);
+    fs.writeFileSync(file, head);
+    fs.truncateSync(file, f.size);
+    if (!digest && f.size <= 64 * MiB) {
+      const h = createHash('sha256').update(head);
+      const zeros = Buffer.alloc(MiB);
+      for (let left = f.size - head.length; left > 0; left -= MiB) h.update(left >= MiB ? zeros : zeros.subarray(0, left));
+      digest = h.digest('hex');
+    }
+  }
+  return { digest };
+}
+
+async function large(dir: string, digest: string, peer: boolean): Promise<ScmLargeSample> {
+  const files = largeFiles();
+  const rssBefore = process.memoryUsage().rss;
+  const loop = sampleLoopDelay();
+  const t0 = performance.now();
+  let hashed = 0;
+  let out: Pick<ScmLargeSample, 'groups' | 'budgetPeakMB'> = {};
+  if (peer) {
+    // Before issue 32: fs.readFile and a synchronous SHA-256, 12 files at once, no size limit (the files that can be read so).
+    const readable = files.filter((f) => f.size <= 64 * MiB);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        while (next < readable.length) {
+          const f = readable[next++]!;
+          const bytes = await fs.promises.readFile(path.join(dir, ...f.rel.split('/')));
+          createHash('sha256').update(bytes).digest('hex');
+          hashed += bytes.byteLength;
+        }
+      }),
+    );
+  } else {
+    const status = new FolderStatus(false);
+    const source: StatusSource = {
+      asks: false,
+      siteFiles: () => Promise.resolve({ paths: files.map((f) => f.rel), offline: false }),
+      // Every newest revision dated long before the files (a differing file is Changed Locally); the first 48 MB file's is that file.
+      newest: (p) => Promise.resolve({ newest: { id: '1', date: '2020-01-01 00:00:00', author: 'bench', time: Date.parse('2020-01-01T00:00:00Z'), digest: p === 'media/video-0.mp4' ? digest : '0'.repeat(64) }, offline: false }),
+    };
+    await scanStatus(status, source, nodeWorkingFs(dir), new DigestCache());
+    const g = status.groups();
+    out = {
+      groups: { same: status.all().filter((e) => stateOf(e) === 'same').length, changedLocally: g.changedLocally.length, notCompared: g.notCompared.length, onlyOnService: g.onlyOnService.length, unknown: g.unknown },
+      budgetPeakMB: READ_BUDGET.peak / MiB,
+    };
+    hashed = files.filter((f) => f.size <= 64 * MiB).reduce((n, f) => n + f.size, 0);
+  }
+  const wallMs = performance.now() - t0;
+  const l = loop.stop();
+  const peakRss = process.resourceUsage().maxRSS * 1024;
+  return { wallMs, loop: { maxMs: l.maxMs, p99Ms: l.p99Ms, ...(l.heldMs !== undefined ? { heldMs: l.heldMs } : {}) }, rssBeforeMB: rssBefore / MiB, rssPeakOverMB: (peakRss - rssBefore) / MiB, hashedMB: hashed / MiB, ...out };
 }
 
 async function lines(): Promise<ScmLinesSample> {
@@ -211,6 +316,8 @@ async function main(): Promise<void> {
   } else if (mode === 'cold') out = await cold(args[0]!, args[1]!, args[2]!);
   else if (mode === 'warm') out = await warm(args[0]!, args[1]!, args[2]!);
   else if (mode === 'lines') out = await lines();
+  else if (mode === 'large-prepare') out = largePrepare(args[0]!);
+  else if (mode === 'large') out = await large(args[0]!, args[1]!, args[2] === 'peer');
   else throw new Error(`unknown mode ${mode}`);
   process.stdout.write(JSON.stringify(out) + '\n');
 }
