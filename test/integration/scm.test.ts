@@ -546,6 +546,47 @@ describe('Source control of a mapped folder, and Line History', function () {
     }
   });
 
+  it('a look at a file that ends after its source control is gone (here: its folder unmapped) draws nothing: no letter of it comes back', async function () {
+    const s = screenOrSkip(this);
+    const other = vscode.Uri.joinPath(workspaceFolder().uri, 'scm-late');
+    const bakery = (await api.model.all()).find((x) => x.name === 'Bakery API')!;
+    const paths = (await post<{ files: string[] }>(`/api/revisions?site=${bakery.id}`)).files.slice(0, 2);
+    assert.equal(paths.length, 2);
+    const newestOf = new Map<string, string>();
+    for (const p of paths) {
+      const n = (await listedRevisions(url, bakery.id, p)).at(-1)!;
+      newestOf.set(p, n.content);
+      const file = vscode.Uri.joinPath(other, ...p.split('/'));
+      fs.mkdirSync(vscode.Uri.joinPath(file, '..').fsPath, { recursive: true });
+      fs.writeFileSync(file.fsPath, `${n.content}// edited here\n`);
+    }
+    const [a, b] = paths as [string, string];
+    const uriOf = (p: string) => vscode.Uri.joinPath(other, ...p.split('/'));
+    try {
+      await api.revisions.folders.set(bakery.id, other);
+      const c = await waitFor(async () => (await api.scm()).controls.all().find((x) => x.folder.toString() === other.toString()), { message: 'its source control' });
+      await c.settled();
+      const decorations = (await api.scm()).decorations;
+      await waitFor(() => decorations.groupOf(uriOf(a)) === 'changedLocally' && decorations.groupOf(uriOf(b)) === 'changedLocally', { message: 'both files changed locally' });
+      await vscode.commands.executeCommand('revealInExplorer', uriOf(b));
+      await s.until(() => explorerLetter(s, b), (l) => l === 'L', `the L of ${b}`);
+      // The folder unmapped: its control goes, and its letters with it.
+      await api.revisions.folders.set(bakery.id, undefined);
+      await waitFor(async () => !(await api.scm()).controls.all().includes(c), { message: 'the control disposed' });
+      assert.equal(decorations.groupOf(uriOf(b)), undefined);
+      await s.until(() => explorerLetter(s, b), (l) => l === '', `no letter on ${b}`);
+      // A look at a file of it ends now (a watcher's event that came just before): it changed, so it would draw.
+      fs.writeFileSync(uriOf(a).fsPath, newestOf.get(a)!);
+      await c.fromDisk(a);
+      assert.equal(decorations.groupOf(uriOf(b)), undefined, 'no letter from a control that is gone');
+      assert.equal(decorations.groupOf(uriOf(a)), undefined);
+    } finally {
+      if (api.revisions.folders.get(bakery.id)) await api.revisions.folders.set(bakery.id, undefined);
+      await settled(api.scheduler, url);
+      fs.rmSync(other.fsPath, { recursive: true, force: true });
+    }
+  });
+
   it('the blame hover’s Line History link opens the history of that line, also for a file whose path would end a markdown link', async function () {
     const s = screenOrSkip(this);
     await closeAll();

@@ -113,6 +113,7 @@ export class SiteControls implements vscode.Disposable {
    * is asked (once per list).
    */
   private askIfGone(siteId: string): void {
+    if (!readSettings().scmStatus) return;
     const m = this.deps.model;
     const at = m.fetchedAt;
     if (m.state !== 'ready' || at === undefined || m.find(siteId)) return;
@@ -125,7 +126,7 @@ export class SiteControls implements vscode.Disposable {
   /** After a failure about a site (or its absence from the Sites view): if the account no longer lists it, its controls go and the mapping is offered to be forgotten. */
   private checkGone(siteId: string, failure: unknown): void {
     const gone = this.deps.folders.gone;
-    if (!gone) return;
+    if (!gone || !readSettings().scmStatus) return;
     const account = this.deps.account();
     background(
       'Checking whether a mapped site is gone',

@@ -218,7 +218,8 @@ export class FolderControl implements vscode.Disposable {
       return Promise.resolve();
     }
     const abort = new AbortController();
-    this.life.signal.addEventListener('abort', () => abort.abort(), { once: true });
+    const end = () => abort.abort();
+    this.life.signal.addEventListener('abort', end, { once: true });
     const done = (async () => {
       this.failure = undefined;
       this.render(true);
@@ -231,6 +232,7 @@ export class FolderControl implements vscode.Disposable {
         if (!abort.signal.aborted) await this.scan('complete', abort.signal, listed ? this.unknownPaths() : undefined, !listed);
       } else await this.scan('refresh', abort.signal);
     })().finally(() => {
+      this.life.signal.removeEventListener('abort', end);
       if (this.running?.abort === abort) this.running = undefined;
       if (!abort.signal.aborted && this.live) {
         this.render();
