@@ -476,7 +476,9 @@ describe('Source control of a mapped folder, and Line History', function () {
     await closeAll();
     await showScm(s);
     await untilGroups(s, expected(), 'the groups');
-    const p = [...site.keys()].find((x) => written.get(x)?.text === newest(x).content && x.includes('/') && !x.endsWith('.md'))!;
+    // A file no earlier step opened: VS Code keeps a closed editor's document a while, and would read the file whole again when it changes.
+    const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
+    const p = [...site.keys()].find((x) => written.get(x)?.text === newest(x).content && x.includes('/') && !x.endsWith('.md') && !open.has(fileOf(x).toString()))!;
     assert.ok(p);
     const size = 2.5 * 1024 ** 3;
     fs.truncateSync(fileOf(p).fsPath, size);
@@ -521,8 +523,11 @@ describe('Source control of a mapped folder, and Line History', function () {
       // The Explorer: the shared file's letter is that of Acme's control (drawn first; it is in none of its groups), not the N of the other's.
       await vscode.commands.executeCommand('revealInExplorer', fileOf(shared));
       await s.until(() => explorerLetter(s, shared), (l) => l === '', `no letter on ${shared}`);
-      await vscode.commands.executeCommand('revealInExplorer', fileOf('index.php'));
-      await s.until(() => explorerLetter(s, 'index.php'), (l) => l === 'L', 'the L of index.php');
+      // A file in one of Acme's groups keeps its letter.
+      const lettered = expected()['Changed Locally'][0] ?? expected()['Newer on the Service'][0];
+      assert.ok(lettered);
+      await vscode.commands.executeCommand('revealInExplorer', fileOf(lettered));
+      await s.until(() => explorerLetter(s, lettered), (l) => l === (expected()['Changed Locally'].includes(lettered) ? 'L' : 'N'), `the letter of ${lettered}`);
 
       // The account no longer lists the site (deleted elsewhere); the next check of its folder finds out.
       const res = await fetch(`${url}/api/sites?cmd=delete`, { method: 'POST', body: new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password, site: edgeId }) });
