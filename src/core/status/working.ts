@@ -9,7 +9,8 @@
 //   - a file is hashed as it is read, in slices of SLICE bytes (one buffer per file, a turn of the
 //     event loop between two slices), never read whole into memory;
 //   - every read of every folder waits for its share of one budget of bytes in flight
-//     (READ_BUDGET): a file takes min(its size, SLICE) of it while it is read;
+//     (READ_BUDGET, 8 MiB): a file takes its size of it while it is read, at most SLICE (1 MiB),
+//     at least 64 KiB (so that at most 128 files are open at once);
 //   - a file that is there but cannot be read (permissions, an I/O error) is "not compared
 //     (unreadable)", never taken for absent; only a file that is not there (any more) is absent.
 import { createHash } from 'node:crypto';
@@ -173,10 +174,11 @@ export function nodeWorkingFs(root: string): WorkingFs {
  */
 export async function hashFile(file: string, o: HashOptions = {}): Promise<string> {
   const budget = o.budget ?? READ_BUDGET;
-  const fh = await fsp.open(file, 'r');
+  // Its share is taken before the file is opened: files waiting for the budget hold no descriptor.
+  const size = (await fsp.stat(file)).size;
+  const release = await budget.acquire(shareOf(size), o.signal);
   try {
-    const size = (await fh.stat()).size;
-    const release = await budget.acquire(Math.max(1, Math.min(size, SLICE)), o.signal);
+    const fh = await fsp.open(file, 'r');
     try {
       const h = createHash('sha256');
       const buf = Buffer.allocUnsafe(Math.max(1, Math.min(size, SLICE)));
@@ -190,11 +192,19 @@ export async function hashFile(file: string, o: HashOptions = {}): Promise<strin
       }
       return h.digest('hex');
     } finally {
-      release();
+      await fh.close().catch(() => undefined);
     }
   } finally {
-    await fh.close().catch(() => undefined);
+    release();
   }
+}
+
+/**
+ * A file's share of the budget: its size, at most one slice, at least 64 KiB (so that the budget
+ * also bounds the files open at once: 128).
+ */
+export function shareOf(size: number): number {
+  return Math.min(SLICE, Math.max(64 * 1024, size));
 }
 
 async function isFileLink(p: string): Promise<boolean> {

@@ -6,6 +6,8 @@
 //
 // A site is taken for gone only when Get Sites, asked after a request about the site failed,
 // does not list it (and left no entry out): no error text is relied on (the spec shows none).
+// It stays gone for the session unless the Sites view's list, fetched after that, has it again
+// (site ids are only unique at a time: a site made later may get the id of one deleted).
 import * as vscode from 'vscode';
 import type { ListReply, Site } from '../../core/api/types';
 import { isApiError } from '../../core/api/errors';
@@ -15,8 +17,8 @@ import { background } from '../../core/util/background';
 import type { GoneMappings } from './mapping';
 
 export class GoneSites implements GoneMappings {
-  /** `account#siteId` of the sites found gone in this session. */
-  private readonly gone = new Set<string>();
+  /** `account#siteId` of the sites found gone in this session, with when. */
+  private readonly gone = new Map<string, number>();
   /** Those whose mapping was offered to be forgotten (once a session). */
   private readonly offered = new Set<string>();
 
@@ -27,6 +29,8 @@ export class GoneSites implements GoneMappings {
       listSites: () => Promise<ListReply<Site>>;
       /** The Sites view's list still shows the site: it is loaded again. */
       shown: (siteId: string) => boolean;
+      /** When the Sites view's list was fetched (undefined: none is). */
+      listedAt?: () => number | undefined;
       refreshShown: () => void;
       /** Forgets the site's mapping (and what is cached of it). */
       forget: (siteId: string) => Promise<void>;
@@ -41,14 +45,23 @@ export class GoneSites implements GoneMappings {
 
   isGone(siteId: string): boolean {
     const k = this.key(siteId);
-    return !!k && this.gone.has(k);
+    const since = k === undefined ? undefined : this.gone.get(k);
+    if (since === undefined) return false;
+    // Listed again by a list fetched since: a site of that id exists (again).
+    const at = this.deps.listedAt?.();
+    if (at !== undefined && at > since && this.deps.shown(siteId)) {
+      this.gone.delete(k!);
+      this.offered.delete(k!);
+      return false;
+    }
+    return true;
   }
 
   async confirmGone(siteId: string, failure: unknown): Promise<boolean> {
     if (isApiError(failure) && (failure.kind === 'cancelled' || failure.kind === 'auth')) return false;
     const k = this.key(siteId);
     if (!k) return false;
-    if (this.gone.has(k)) return true;
+    if (this.isGone(siteId)) return true;
     let sites: ListReply<Site>;
     try {
       sites = await this.deps.listSites();
@@ -56,7 +69,7 @@ export class GoneSites implements GoneMappings {
       return false;
     }
     if (sites.issues?.skipped || sites.some((s) => s.id === siteId)) return false;
-    this.gone.add(k);
+    this.gone.set(k, Date.now());
     this.deps.log.warn(`Site ${siteId} is mapped to a folder but no longer listed by the service: its mapping is skipped.`);
     if (this.deps.shown(siteId)) this.deps.refreshShown();
     return true;

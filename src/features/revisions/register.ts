@@ -61,6 +61,7 @@ export function registerRevisions(deps: RevisionsDeps): Revisions {
     account: () => accountKey(session),
     listSites: () => session.call((c) => c.getSites()),
     shown: (siteId) => !!model.find(siteId),
+    listedAt: () => model.fetchedAt,
     refreshShown: () => model.refresh(),
     forget: (siteId) => forgetSite(siteId),
     log,

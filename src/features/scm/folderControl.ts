@@ -530,7 +530,11 @@ export class FolderControl implements vscode.Disposable {
       this.sweeping = true;
       try {
         const changed = await changedOnDisk(this.status, this.fs, { signal: this.life.signal, skip: (relative) => this.edited.has(relative) });
-        await Promise.all(changed.map((relative) => this.fromDisk(relative)));
+        // Read again 8 at a time (a checkout may have changed thousands).
+        let next = 0;
+        await Promise.all(Array.from({ length: Math.min(8, changed.length) }, async () => {
+          while (next < changed.length && this.live) await this.fromDisk(changed[next++]!);
+        }));
       } finally {
         this.sweeping = false;
       }

@@ -4,7 +4,7 @@
 // hashed (in slices); status never reads one over MAX_COMPARED_BYTES.
 import * as vscode from 'vscode';
 import { sha256Sliced } from '../../core/store/slices';
-import { READ_BUDGET, type WorkingFs } from '../../core/status/working';
+import { READ_BUDGET, shareOf, type WorkingFs } from '../../core/status/working';
 
 export function vscodeWorkingFs(folder: vscode.Uri): WorkingFs {
   const at = (relative: string) => vscode.Uri.joinPath(folder, ...relative.split('/'));
@@ -19,7 +19,7 @@ export function vscodeWorkingFs(folder: vscode.Uri): WorkingFs {
     },
     async hash(relative, o) {
       const st = await vscode.workspace.fs.stat(at(relative));
-      const release = await (o?.budget ?? READ_BUDGET).acquire(Math.max(1, st.size), o?.signal);
+      const release = await (o?.budget ?? READ_BUDGET).acquire(Math.max(shareOf(st.size), st.size), o?.signal);
       try {
         return await sha256Sliced(await vscode.workspace.fs.readFile(at(relative)));
       } finally {
