@@ -70,6 +70,4 @@ export async function workingBytes(uri: vscode.Uri): Promise<Uint8Array | undefi
   }
 }
 
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.byteLength === b.byteLength && Buffer.compare(a, b) === 0;
-}
+export { sameBytes } from '../../core/util/bytes';
