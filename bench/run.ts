@@ -99,6 +99,8 @@ const TARGETS = {
   scmLoopMaxMs: 50,
   scmColdRatio: 1.25,
   lineHistoryMs: 150,
+  /** The as-of restore's plan of 200 × 1 MB while its confirmation waits (issue 32 §2: it held 201 MB). */
+  restorePlanHeldMB: 16,
 };
 
 /** The cold status's service latency (the ideal schedule: requests ÷ concurrency × latency). */
@@ -567,6 +569,22 @@ async function main(): Promise<number> {
     }
     if (host?.actions.expandSite?.length) {
       row({ group: 'Scale', id: 'scale.expandSiteHostMs', name: 'expand the 100,000-file site, request → nodes (host)', measured: ms(median(pick(host.actions.expandSite, (x) => x.ms)), 0), value: round(median(pick(host.actions.expandSite, (x) => x.ms)), 1), unit: 'ms', target: '', ok: null });
+    }
+
+    if (host?.restorePlan?.length) {
+      const r = host.restorePlan;
+      const held = median(r.map((x) => x.heldMB));
+      const complete = r.every((x) => x.listed === x.files);
+      row({
+        group: 'Site as of a moment',
+        id: 'asof.restorePlanHeapMB',
+        name: `peak heap of an as-of restore plan of ${r[0]!.files} × ${(r[0]!.bytes / 1e6).toFixed(0)} MB: V8's used heap held while its confirmation waits (after a full collection), minus before "Restore Into Local Folder…" (host)`,
+        measured: `${held.toFixed(1)} MB held (samples ${r.map((x) => x.heldMB.toFixed(1)).join(', ')} MB); highest sample while the plan was read ${median(r.map((x) => x.peakMB)).toFixed(0)} MB${complete ? '' : '; NOT EVERY FILE LISTED'}`,
+        value: round(held, 1),
+        unit: 'MB',
+        target: `≤ ${TARGETS.restorePlanHeldMB} MB held`,
+        ok: complete && held <= TARGETS.restorePlanHeldMB,
+      });
     }
 
     if (plain?.activation.length) {

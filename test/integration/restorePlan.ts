@@ -13,19 +13,10 @@ import type { Site } from '../../src/core/api/types';
 import type { AsOfRun } from '../../src/features/siteAsOf/views';
 import { control, leaveMappedFolder, stubWindow } from './support';
 import { waitFor, workspaceFolder } from './util';
+import type { PlanHeap } from './bench/figures';
 
 const MB = 1024 * 1024;
 
-export interface PlanHeap {
-  files: number;
-  bytes: number;
-  /** V8's used heap after a full collection while the confirmation waits, minus before the restore (MB). */
-  heldMB: number;
-  /** The highest sample of V8's used heap while the plan was read, minus before (MB). */
-  peakMB: number;
-  /** Rows the confirmation listed. */
-  listed: number;
-}
 
 let collect: (() => void) | undefined;
 function gc(): void {

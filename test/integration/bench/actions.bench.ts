@@ -16,6 +16,7 @@ import type { TreeNode } from '../../../src/workbench/tree/node';
 import { DEMO } from '../../server/demo';
 import { HISTORY_PATH, HUGE_BYTES, HUGE_PATH, LARGE_SITE_ID } from '../../server/large';
 import { control, settled } from '../support';
+import { restorePlanHeap } from '../restorePlan';
 import { disposeCopy, freshContext, importCopy, loadFreshCopy, prepareCopy, runningBundle } from '../freshCopy';
 import { EXTENSION_ID, testService, waitFor, workspaceFolder } from '../util';
 import { sampleLoopDelay } from '../../../bench/lib';
@@ -377,6 +378,12 @@ describe('Bench: the extension in the real host', function () {
         disposeCopy(ctx);
       }
     }
+  });
+
+  it('a site as it was restored: the heap its plan of 200 files of 1 MB holds while the confirmation waits', async () => {
+    const site = (await api.model.all()).find((s) => s.name === 'Campaign Landing Pages');
+    assert.ok(site, 'the demo site Campaign Landing Pages');
+    for (let i = 0; i < SAMPLES; i++) (figures.restorePlan ??= []).push(await restorePlanHeap(api, url, site, { files: 200, bytes: 1_000_000, folder: `plan-${i}` }));
   });
 
   it('activation and the first request: fresh copies of the extension loaded and activated in this host, compiled from source', async () => {
