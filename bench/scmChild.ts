@@ -40,13 +40,17 @@ import { DiskStore } from '../src/core/store';
 import { DEMO } from '../test/server/demo';
 import { SEARCH_SCALE_SITE_ID, SearchScaleData } from '../test/server/searchScale';
 import { generateHistory } from '../test/unit/helpers/blameHistory';
-import { sampleLoopDelay } from './lib';
+import { runQueueWaitMs, sampleLoopDelay, threadCpuMs, type LoopDelay } from './lib';
 
 export const SCM_WORKLOAD = { files: 2000, edited: 20, older: 20, missing: 20, localOnly: 100, concurrency: 6 };
 const SITE = String(SEARCH_SCALE_SITE_ID);
 
 export interface ScmColdSample {
   wallMs: number;
+  /** The time this process's thread waited for a core meanwhile (Linux run-queue wait; undefined elsewhere): the machine's other work, not ours. */
+  waitMs?: number;
+  /** This thread's CPU time meanwhile (Node ≥ 23.9). */
+  cpuMs?: number;
   /** Requests the service received, by operation. */
   requests: Record<string, number>;
   maxInFlight: number;
@@ -67,13 +71,15 @@ export interface ScmWarmSample {
    * between two ticks of a 1 ms timer (`heldMs`, Node ≥ 23.9): a delay much longer than it is time
    * the thread waited for a core on a loaded machine, not work it did.
    */
-  loop: { maxMs: number; p99Ms: number; heldMs?: number };
+  loop: LoopDelay;
   groups: ScmColdSample['groups'];
   saveChanged: boolean;
 }
 
 export interface ScmLinesSample {
   coldMs: number;
+  /** This thread's CPU time of the first call (Node ≥ 23.9): the figure judged. */
+  coldCpuMs?: number;
   warmMs: number;
   entries: number;
 }
@@ -127,6 +133,8 @@ async function cold(url: string, dir: string, cache: string): Promise<ScmColdSam
   const status = new FolderStatus(false);
   const digests = new DigestCache();
   const working = nodeWorkingFs(dir);
+  const wait0 = runQueueWaitMs();
+  const cpu0 = threadCpuMs();
   const t0 = performance.now();
   const cached = await scanStatus(status, storeSource(store, SITE, 'cached'), working, digests, { walkMax: 20_000 });
   const unknown = status
@@ -135,11 +143,13 @@ async function cold(url: string, dir: string, cache: string): Promise<ScmColdSam
     .map((e) => e.path);
   await scanStatus(status, storeSource(store, SITE, 'complete'), working, digests, cached.noList ? { walkMax: 20_000 } : { paths: unknown });
   const wallMs = performance.now() - t0;
+  const waitMs = wait0 === undefined ? undefined : runQueueWaitMs()! - wait0;
+  const cpuMs = cpu0 === undefined ? undefined : threadCpuMs()! - cpu0;
   await writeSnapshot(path.join(cache, 'status'), snapshotOf(status, SITE, dir));
   const s = await stats(url);
   const requests: Record<string, number> = {};
   for (const r of s.requests) requests[r.operation ?? '?'] = (requests[r.operation ?? '?'] ?? 0) + 1;
-  const out = { wallMs, requests, maxInFlight: s.maxInFlight, groups: groupsOf(status) };
+  const out = { wallMs, ...(waitMs !== undefined ? { waitMs } : {}), ...(cpuMs !== undefined ? { cpuMs } : {}), requests, maxInFlight: s.maxInFlight, groups: groupsOf(status) };
   await close();
   return out;
 }
@@ -182,16 +192,18 @@ async function warm(url: string, dir: string, cache: string): Promise<ScmWarmSam
   fs.utimesSync(file, mtime, mtime);
   const requests = (await stats(url)).requests.length;
   await close();
-  return { firstMs, cachedMs, saveMs, requests, loop: { maxMs: l.maxMs, p99Ms: l.p99Ms, ...(l.heldMs !== undefined ? { heldMs: l.heldMs } : {}) }, groups, saveChanged: changes.some((c) => c.after === 'changedLocally') };
+  return { firstMs, cachedMs, saveMs, requests, loop: l, groups, saveChanged: changes.some((c) => c.after === 'changedLocally') };
 }
 
 async function lines(): Promise<ScmLinesSample> {
   const g = generateHistory({ lines: 5000, revisions: 50, changeFraction: 0.03, seed: 14 });
   const blame = await loadBlame();
   const range = { start: 2500, end: 2510 };
+  const cpu0 = threadCpuMs();
   const t0 = performance.now();
   const first = await blame.lineHistory(g.revisions, range);
   const coldMs = performance.now() - t0;
+  const coldCpuMs = cpu0 === undefined ? undefined : threadCpuMs()! - cpu0;
   const warmRuns: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
@@ -199,7 +211,7 @@ async function lines(): Promise<ScmLinesSample> {
     warmRuns.push(performance.now() - t);
   }
   warmRuns.sort((a, b) => a - b);
-  return { coldMs, warmMs: warmRuns[2]!, entries: first.length };
+  return { coldMs, ...(coldCpuMs !== undefined ? { coldCpuMs } : {}), warmMs: warmRuns[2]!, entries: first.length };
 }
 
 async function main(): Promise<void> {

@@ -49,6 +49,7 @@ export interface LoopFigures {
   meanMs: number;
   samples: number;
   heldMs?: number;
+  heldP99Ms?: number;
 }
 
 /** What an as-of restore's plan held (test/integration/restorePlan.ts). */
