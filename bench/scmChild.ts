@@ -149,7 +149,7 @@ async function cold(url: string, dir: string, cache: string): Promise<ScmColdSam
   const s = await stats(url);
   const requests: Record<string, number> = {};
   for (const r of s.requests) requests[r.operation ?? '?'] = (requests[r.operation ?? '?'] ?? 0) + 1;
-  const out = { wallMs, ...(waitMs !== undefined ? { waitMs } : {}), ...(cpuMs !== undefined ? { cpuMs } : {}), requests, maxInFlight: s.maxInFlight, groups: groupsOf(status) };
+  const out = { wallMs, ...(waitMs !== undefined ? { waitMs } : {}),  ...(cpuMs !== undefined ? { cpuMs } : {}), requests, maxInFlight: s.maxInFlight, groups: groupsOf(status) };
   await close();
   return out;
 }
