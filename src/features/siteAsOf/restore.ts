@@ -125,6 +125,8 @@ export async function restoreAsOf(run: AsOfRun, abort: AbortController, deps: Si
   // existence, and how it must be written, from its content read again).
   let chosen: { planned: Planned[]; gone: Gone[] } | undefined;
   let applied: { edit: vscode.WorkspaceEdit; edits: number; write: { uri: vscode.Uri; bytes: Uint8Array }[] } | undefined;
+  /** Files refused after the confirmation (unsaved changes a byte-for-byte write would discard). */
+  const late: AsOfRestoreOutcome['refused'] = [];
   for (let asked = 0; !applied; asked++) {
     if (asked >= 3) throw new Error(vscode.l10n.t('The working files keep appearing and disappearing; nothing was restored.'));
     chosen = await confirm(run, folder, planned, gone, outcome.unchanged);
@@ -132,7 +134,8 @@ export async function restoreAsOf(run: AsOfRun, abort: AbortController, deps: Si
     const picked = chosen;
     const built = await withRunProgress(AS_OF_VIEW, vscode.l10n.t('Restoring {0} as of {1}', scopeText(run.scope), run.moment.label), abort, (report) => build(picked, abort.signal, report));
     if (abort.signal.aborted) return { ...outcome, cancelled: true };
-    for (const r of built.refused) outcome.refused.push(r);
+    outcome.refused.push(...built.refused);
+    late.push(...built.refused);
     if (built.moved) {
       gone.splice(0, gone.length, ...(await Promise.all(gone.map(async (g) => ((await isFile(g.uri)) === true ? g : undefined)))).filter((g): g is Gone => !!g));
       continue;
@@ -185,7 +188,7 @@ export async function restoreAsOf(run: AsOfRun, abort: AbortController, deps: Si
   outcome.written = applied.write.map((w) => w.uri);
   const written = chosen.planned.filter((p) => p.exists && p.way.kind === 'bytes');
   log.info(`Restored ${scopeText(run.scope)} as of ${run.moment.label} in one edit: ${outcome.replaced.length} replaced (${written.length} written byte for byte), ${outcome.created.length} created, ${outcome.deleted.length} deleted, ${outcome.unchanged} already so`);
-  if (outcome.refused.length) inform(message('{0} paths of the site are not restored: {1}', outcome.refused.length, plain([...new Set(outcome.refused.map((x) => x.reason))].join(' '))));
+  if (late.length) inform(message('{0} paths of the site are not restored: {1}', late.length, plain(late.map((x) => x.reason).join(' '))));
   const edited = chosen.planned.filter((p) => p.way.kind === 'text').map((p) => p.uri);
   if (!written.length) informRestored(message('Restored {0} files in one edit ({1} deleted), not saved yet: Save Them keeps them; one Undo reverts them all.', outcome.replaced.length + outcome.created.length, outcome.deleted.length), edited);
   else informRestored(message('Restored {0} files in one edit ({1} deleted); {2} of them written to disk byte for byte, as the editor would not have kept them: {3}. Save Them keeps the others; one Undo reverts those.', outcome.replaced.length + outcome.created.length, outcome.deleted.length, written.length, plain(written.map((p) => `${p.file.rel} (${(p.way as { reason: string }).reason})`).join(', '))), edited);
