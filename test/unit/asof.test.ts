@@ -401,6 +401,12 @@ describe('site as of a moment: the export writers', () => {
   });
 });
 
+/** Skips the test, its title saying why (mocha's own skip says nothing). */
+function skipBecause(ctx: Mocha.Context, reason: string): void {
+  if (ctx.test) ctx.test.title += ` — SKIPPED: ${reason}`;
+  ctx.skip();
+}
+
 describe('site as of a moment: an export that fails or is cancelled leaves nothing behind (issue 32 §1)', function () {
   this.timeout(60_000);
   let service: RunningService;
@@ -434,7 +440,7 @@ describe('site as of a moment: an export that fails or is cancelled leaves nothi
 
   it('disk full: ENOSPC, and every file and folder the export made is gone (the partial file, the empty ones, the folders), nothing else', async function () {
     const disk = smallDisk(1024 * 1024);
-    if ('reason' in disk) return this.skip();
+    if ('reason' in disk) return skipBecause(this, disk.reason);
     cleanup.push(() => disk.remove());
     fs.writeFileSync(path.join(disk.dir, 'keep.txt'), 'not the export’s');
     const writer = await folderWriter(path.join(disk.dir, 'out'));
@@ -457,7 +463,7 @@ describe('site as of a moment: an export that fails or is cancelled leaves nothi
 
   it('disk full into a folder that holds files: the temporary files are gone, the files it held untouched', async function () {
     const disk = smallDisk(1024 * 1024);
-    if ('reason' in disk) return this.skip();
+    if ('reason' in disk) return skipBecause(this, disk.reason);
     cleanup.push(() => disk.remove());
     fs.mkdirSync(path.join(disk.dir, 'bulk', 'even'), { recursive: true });
     fs.writeFileSync(path.join(disk.dir, 'bulk', 'even', 'file-0.txt'), 'the local copy');
