@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import type { ExtensionApi } from '../../src/extension';
 import type { Site } from '../../src/core/api/types';
-import { reseededAndSignedIn } from './support';
+import { reseededAndSignedIn, sitesViewOnly } from './support';
 import { restorePlanHeap } from './restorePlan';
 
 describe('A site as it was, restored: the plan holds no content', function () {
@@ -19,6 +19,7 @@ describe('A site as it was, restored: the plan holds no content', function () {
     ({ url, api } = await reseededAndSignedIn());
     site = (await api.model.all()).find((s) => s.name === 'Campaign Landing Pages')!;
   });
+  after(() => sitesViewOnly());
 
   it('40 files of 1 MB to create: the confirmation lists them all, and the heap it holds meanwhile is far below their 40 MB', async () => {
     const m = await restorePlanHeap(api, url, site, { files: 40, bytes: 1_000_000, folder: 'plan' });

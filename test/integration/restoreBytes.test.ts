@@ -18,7 +18,7 @@ import type { RevisionRef } from '../../src/features/revisions/nodes';
 import { parseRevisionDate } from '../../src/core/model/ordering';
 import { SEARCH_DEMO } from '../server/seed-search';
 import { screenOrSkip } from './screen';
-import { control, leaveMappedFolder, reseededAndSignedIn, serviceRevisions, spyMessages } from './support';
+import { control, leaveMappedFolder, reseededAndSignedIn, serviceRevisions, sitesViewOnly, spyMessages } from './support';
 import { waitFor, workspaceFolder } from './util';
 
 /** The revisions the tests restore: a site path and its content (a JSON string: its bytes are its UTF-8). */
@@ -103,6 +103,7 @@ describe('A restore gives back the revision’s bytes (BOM, CRLF, no final newli
   after(async () => {
     await leaveMappedFolder(api, url, site.id, dir);
     for (const f of folders) fs.rmSync(f.fsPath, { recursive: true, force: true });
+    await sitesViewOnly();
   });
 
   it('one file (Restore Revision): each revision’s bytes; where the editor would change them, written as they are, and said so', async () => {

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
 import type { Log } from '../../workbench/log';
 import type { RevisionsApi } from '../revisions';
-import { addRestoreEdit, bytesRefusal, informRestored, restoreWay, writeRestoredBytes, type RestoreWay } from '../revisions/workingFile';
+import { addRestoreEdit, bytesRefusal, informRestored, restoreWay, setLineEnds, writeRestoredBytes, type RestoreWay } from '../revisions/workingFile';
 import { FolderMapping } from '../revisions/mapping';
 import { whenAndWho } from '../revisions/nodes';
 import { inform, message, plain, showWarning, type MessageText } from '../../workbench/messages';
@@ -80,6 +80,7 @@ export async function restoreMany(targets: RestoreTarget[], revisions: Revisions
   // What the user confirms is what happens: looked at again after the confirmation, and asked
   // again when a file appeared or went meanwhile.
   let confirmed: string | undefined;
+  let lineEndsSet = 0;
   for (let asked = 0; ; asked++) {
     for (const p of [...planned]) {
       const e = await existsAsFile(p.uri);
@@ -107,6 +108,7 @@ export async function restoreMany(targets: RestoreTarget[], revisions: Revisions
       confirmed = state;
       continue;
     }
+    lineEndsSet += await setLineEnds(planned.map((p) => ({ uri: p.uri, exists: p.exists, way: p.way! })));
     const edit = new vscode.WorkspaceEdit();
     let edits = 0;
     for (const p of planned) if (await addRestoreEdit(edit, p.uri, p.exists, p.way!, p.bytes)) edits++;
@@ -122,6 +124,7 @@ export async function restoreMany(targets: RestoreTarget[], revisions: Revisions
   const written = planned.filter((p) => p.exists && p.way!.kind === 'bytes');
   log.info(`Restored ${planned.length} files in one edit: ${planned.map((p) => `${p.target.site.id}:${p.target.revision.id}${p.way!.kind === 'bytes' ? ' (bytes)' : ''}`).join(', ')}`);
   const edited = planned.filter((p) => p.way!.kind === 'text').map((p) => p.uri);
+  if (lineEndsSet) inform(message('The line ends of {0} restored files were changed to their revisions’ first: a second Undo brings those back.', lineEndsSet));
   if (!written.length) informRestored(message('Restored {0} files in one edit, not saved yet: Save Them keeps them; one Undo reverts them all.', planned.length), edited);
   else informRestored(message('Restored {0} files in one edit; {1} of them written to disk byte for byte, as the editor would not have kept them ({2}). Save Them keeps the others; one Undo reverts those.', planned.length, written.length, plain(written.map((p) => `${shown(p.uri)}: ${(p.way as { reason: string }).reason}`).join('; '))), edited);
   return outcome;

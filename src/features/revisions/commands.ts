@@ -18,7 +18,7 @@ import { documentLength, fitsDiff, formatBytes } from './diffGuard';
 import { notAvailableOffline, revisionDocumentUri } from './fileSystem';
 import { exactDate, fileName, LoadMoreNode, RevisionNode, revisionLabel, revisionTitle, whenAndWho, type RevisionRef } from './nodes';
 import { notDone, ok, shownUri, type Outcome } from './outcome';
-import { addRestoreEdit, bytesRefusal, restoreWay, statOf, workingFileOf, writeRestoredBytes, type RestoreWay } from './workingFile';
+import { addRestoreEdit, bytesRefusal, restoreInEditor, restoreWay, statOf, workingFileOf, writeRestoredBytes, type RestoreWay } from './workingFile';
 
 const decoder = new TextDecoder('utf-8');
 
@@ -252,6 +252,8 @@ export class RevisionCommands implements RevisionActions {
    * existing file by the byte way is written after it. False when VS Code did not apply it.
    */
   private async applyRestore(uri: vscode.Uri, exists: boolean, way: RestoreWay, bytes: Uint8Array): Promise<boolean> {
+    const inEditor = await restoreInEditor(uri, exists, way);
+    if (inEditor !== undefined) return inEditor;
     const edit = new vscode.WorkspaceEdit();
     if ((await addRestoreEdit(edit, uri, exists, way, bytes)) && !(await vscode.workspace.applyEdit(edit))) return false;
     if (way.kind === 'bytes' && exists) await writeRestoredBytes(uri, bytes);

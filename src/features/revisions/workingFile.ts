@@ -137,26 +137,69 @@ export function bytesRefusal(uri: vscode.Uri, exists: boolean, way: RestoreWay):
 }
 
 /**
- * Adds a restore to `edit`: by the text way, the whole text of an existing file replaced (and its
- * line ends set to the revision's), or the file created (never over one that appeared since it
- * was looked at: the edit then fails) with the text; by the byte way, a new file created with the
- * bytes. An existing file by the byte way gets nothing here: writeRestoredBytes() after the edit.
- * False when nothing was added.
+ * Adds a restore to `edit`: by the text way, the whole text of an existing file replaced, or the
+ * file created (never over one that appeared since it was looked at: the edit then fails) with
+ * the text and the revision's line ends; by the byte way, a new file created with the bytes. An
+ * existing file by the byte way gets nothing here: writeRestoredBytes() after the edit. An
+ * existing document whose line ends must change gets them first, from setLineEnds() (in one edit,
+ * VS Code would record the text's change before the line ends change and undo it at the wrong
+ * offsets). False when nothing was added.
  */
 export async function addRestoreEdit(edit: vscode.WorkspaceEdit, uri: vscode.Uri, exists: boolean, way: RestoreWay, bytes: Uint8Array): Promise<boolean> {
   if (way.kind === 'bytes') {
     if (!exists) edit.createFile(uri, { ignoreIfExists: false, overwrite: false, contents: bytes });
     return !exists;
   }
-  const eol = way.eol !== undefined ? [vscode.TextEdit.setEndOfLine(way.eol)] : [];
   if (exists) {
     const doc = await vscode.workspace.openTextDocument(uri);
-    edit.set(uri, [vscode.TextEdit.replace(new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), way.text), ...eol]);
+    edit.replace(uri, wholeText(doc), way.text);
   } else {
     edit.createFile(uri, { ignoreIfExists: false, overwrite: false });
-    edit.set(uri, [vscode.TextEdit.insert(new vscode.Position(0, 0), way.text), ...eol]);
+    edit.set(uri, [vscode.TextEdit.insert(new vscode.Position(0, 0), way.text), ...(way.eol !== undefined ? [vscode.TextEdit.setEndOfLine(way.eol)] : [])]);
   }
   return true;
+}
+
+const wholeText = (doc: vscode.TextDocument) => new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end);
+
+/** The line ends an existing document must be given by the text way (undefined: it has them). */
+async function lineEndsFor(uri: vscode.Uri, exists: boolean, way: RestoreWay): Promise<vscode.EndOfLine | undefined> {
+  if (!exists || way.kind !== 'text' || way.eol === undefined) return undefined;
+  const doc = await vscode.workspace.openTextDocument(uri);
+  return doc.eol !== way.eol ? way.eol : undefined;
+}
+
+/**
+ * Gives the existing documents of a restore of several files the revision's line ends, in one
+ * edit before the restore's own (a second Undo brings them back). Returns how many it changed.
+ */
+export async function setLineEnds(files: readonly { uri: vscode.Uri; exists: boolean; way: RestoreWay }[]): Promise<number> {
+  const edit = new vscode.WorkspaceEdit();
+  let n = 0;
+  for (const f of files) {
+    const eol = await lineEndsFor(f.uri, f.exists, f.way);
+    if (eol === undefined) continue;
+    edit.set(f.uri, [vscode.TextEdit.setEndOfLine(eol)]);
+    n++;
+  }
+  if (n && !(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('VS Code did not change the line ends of the files to restore; nothing was restored.'));
+  return n;
+}
+
+/**
+ * One file by the text way through its editor, in ONE undo step even when its line ends change:
+ * between two undo stops its text is deleted (recorded with the old line ends), the line ends are
+ * set, and the revision's text is inserted (recorded with the new ones), so that Undo and Redo
+ * both replay at the right offsets. Undefined when its line ends need no change (the caller's
+ * WorkspaceEdit does it); false when VS Code did not apply it.
+ */
+export async function restoreInEditor(uri: vscode.Uri, exists: boolean, way: RestoreWay): Promise<boolean | undefined> {
+  const eol = await lineEndsFor(uri, exists, way);
+  if (eol === undefined || way.kind !== 'text') return undefined;
+  const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+  if (!(await editor.edit((b) => b.delete(wholeText(editor.document)), { undoStopBefore: true, undoStopAfter: false }))) return false;
+  if (!(await editor.edit((b) => b.setEndOfLine(eol), { undoStopBefore: false, undoStopAfter: false }))) return false;
+  return editor.edit((b) => b.insert(new vscode.Position(0, 0), way.text), { undoStopBefore: false, undoStopAfter: true });
 }
 
 /** Writes the revision's bytes over an existing working file (the byte way, after the edit). */

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { AsOfFile, AsOfProgress, NotYetFile } from '../../core/asof';
 import { FolderMapping } from '../revisions/mapping';
-import { addRestoreEdit, bytesRefusal, informRestored, openDocument, restoreWay, statOf, writeRestoredBytes, type RestoreWay } from '../revisions/workingFile';
+import { addRestoreEdit, bytesRefusal, informRestored, openDocument, restoreWay, setLineEnds, statOf, writeRestoredBytes, type RestoreWay } from '../revisions/workingFile';
 import { inform, message, plain } from '../../workbench/messages';
 import { displayText } from '../../core/util/text';
 import type { SiteAsOfDeps } from './index';
@@ -124,7 +124,7 @@ export async function restoreAsOf(run: AsOfRun, abort: AbortController, deps: Si
   // What the user confirms is what happens: looked at again after the confirmation (each file's
   // existence, and how it must be written, from its content read again).
   let chosen: { planned: Planned[]; gone: Gone[] } | undefined;
-  let applied: { edit: vscode.WorkspaceEdit; edits: number; write: { uri: vscode.Uri; bytes: Uint8Array }[] } | undefined;
+  let applied: { edit: vscode.WorkspaceEdit; edits: number; write: { uri: vscode.Uri; bytes: Uint8Array }[]; lineEnds: number } | undefined;
   /** Files refused after the confirmation (unsaved changes a byte-for-byte write would discard). */
   const late: AsOfRestoreOutcome['refused'] = [];
   for (let asked = 0; !applied; asked++) {
@@ -149,6 +149,7 @@ export async function restoreAsOf(run: AsOfRun, abort: AbortController, deps: Si
     const refused: AsOfRestoreOutcome['refused'] = [];
     let moved = false;
     let edits = 0;
+    const ways: { uri: vscode.Uri; exists: boolean; way: RestoreWay }[] = [];
     const progress: AsOfProgress = { phase: 'reading', done: 0, total: c.planned.length, failed: 0 };
     for (const p of [...c.planned]) {
       report({ ...progress });
@@ -168,18 +169,23 @@ export async function restoreAsOf(run: AsOfRun, abort: AbortController, deps: Si
         [moved, p.exists, p.way] = [true, now, wayOf(way)];
         continue;
       }
+      ways.push({ uri: p.uri, exists: p.exists, way });
       if (await addRestoreEdit(edit, p.uri, p.exists, way, bytes)) edits++;
       if (way.kind === 'bytes' && p.exists) write.push({ uri: p.uri, bytes });
       progress.done++;
     }
     for (const g of c.gone) if ((await isFile(g.uri)) !== true) moved = true;
+    let lineEnds = 0;
     if (!moved) {
       for (const g of c.gone) edit.deleteFile(g.uri, { ignoreIfNotExists: true });
       edits += c.gone.length;
+      // Before the edit (its text changes recorded after a change of line ends would be undone at the wrong offsets).
+      lineEnds = await setLineEnds(ways);
     }
-    return { edit, edits, write, refused, moved };
+    return { edit, edits, write, refused, moved, lineEnds };
   }
   if (applied.edits && !(await vscode.workspace.applyEdit(applied.edit))) throw new Error(vscode.l10n.t('VS Code did not apply the restore; nothing was changed.'));
+  if (applied.lineEnds) inform(message('The line ends of {0} restored files were changed to their revisions’ first: a second Undo brings those back.', applied.lineEnds));
   for (const w of applied.write) await writeRestoredBytes(w.uri, w.bytes);
   chosen = chosen!;
   outcome.replaced = chosen.planned.filter((p) => p.exists).map((p) => p.uri);
