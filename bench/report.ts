@@ -19,7 +19,23 @@ export interface Row {
   /** true / false against the target; null when there is none or it could not be measured. */
   ok: boolean | null;
   note?: string;
+  /**
+   * The highest 1-minute load average (os.loadavg) sampled while the figure was measured (its
+   * step's run), on a timing row: how busy the machine was. A figure of the extension's own work
+   * is judged on its thread's CPU time where it can be (bench/lib.ts), so it does not depend on it.
+   */
+  load?: number;
 }
+
+/** The units of timing rows: they get the load average of their step. */
+const TIMING_UNITS = new Set(['ms', 'ratio', '%', 'µs']);
+
+/** `r` with `load` set when it is a timing row that has none yet. */
+export function withLoad(r: Row, load: number | undefined): Row {
+  return load !== undefined && r.load === undefined && TIMING_UNITS.has(r.unit) ? { ...r, load: Math.round(load * 100) / 100 } : r;
+}
+
+const loadText = (r: Row) => (r.load !== undefined ? r.load.toFixed(1) : '');
 
 export interface Machine {
   date: string;
@@ -46,8 +62,8 @@ type Mod = { path: string; bytes: number; output?: string };
 const where = (m: Mod) => (m.output ? ` (${m.output})` : '');
 
 export function textTable(rows: Row[], machine: Machine, modules: Mod[]): string {
-  const head = ['Figure', 'Measured', 'Target', ''];
-  const body = rows.map((r) => [`${r.group}: ${r.name}`, r.measured, r.target, status(r)]);
+  const head = ['Figure', 'Measured', 'Target', '', 'Load'];
+  const body = rows.map((r) => [`${r.group}: ${r.name}`, r.measured, r.target, status(r), loadText(r)]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   const out = [
@@ -71,16 +87,16 @@ const esc = (s: string) => s.replace(/\|/g, '\\|');
 /** The Markdown block that goes between the markers of docs/benchmarks.md. */
 export function markdown(rows: Row[], machine: Machine, modules: Mod[], packages: Mod[]): string {
   const out = [
-    `Measured ${machine.date} on ${machine.nproc} × ${esc(machine.cpu)} (${machine.os}), Node ${machine.node}; load average at the start ${machine.loadAverage.map((l) => l.toFixed(1)).join(' ')} (a shared machine). Medians of several runs.`,
+    `Measured ${machine.date} on ${machine.nproc} × ${esc(machine.cpu)} (${machine.os}), Node ${machine.node}; load average at the start ${machine.loadAverage.map((l) => l.toFixed(1)).join(' ')} (a shared machine). Medians of several runs. Load: the highest 1-minute load average while the figure was measured.`,
     '',
-    '| Figure | Measured | Target | |',
-    '|---|---|---|---|',
+    '| Figure | Measured | Target | | Load |',
+    '|---|---|---|---|---|',
   ];
   let group = '';
   for (const r of rows) {
     const g = r.group !== group ? `**${esc(r.group)}** — ` : '';
     group = r.group;
-    out.push(`| ${g}${esc(r.name)} | ${esc(r.measured)} | ${esc(r.target) || '—'} | ${status(r)} |`);
+    out.push(`| ${g}${esc(r.name)} | ${esc(r.measured)} | ${esc(r.target) || '—'} | ${status(r)} | ${loadText(r) || '—'} |`);
   }
   if (modules.length) {
     out.push('', 'The 10 biggest modules of the production build (bytes each takes in the minified output, from esbuild\'s `dist/meta.json`):', '', '| Module | In | Size |', '|---|---|---|');

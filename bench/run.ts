@@ -52,8 +52,8 @@ import { parseArgs } from 'node:util';
 import { Cleanup, startService as startServiceProcess } from '../test/host/common';
 import { clientOverhead, type OverheadResult } from './clientOverhead';
 import { schedulerBench, type SchedulerFigures } from './schedulerBench';
-import { isStopping, lastJson, log, LOOP_TARGETS, loopOk, loopText, MB, median, medianLoop, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
-import { BENCH_DOC, kb, markdown, textTable, writeBenchTable, type Machine, type Row } from './report';
+import { isStopping, lastJson, log, LOOP_TARGETS, loopOk, loopSamples, loopText, MB, median, medianLoop, ownLoop, repoRoot, round, runNode, stopChildren, stopStarting } from './lib';
+import { BENCH_DOC, kb, markdown, textTable, withLoad, writeBenchTable, type Machine, type Row } from './report';
 import { searchBench, searchRows } from './search';
 import { asOfBench, asOfRows } from './asOf';
 import { analyseMetafile, type BundleAnalysis } from './size';
@@ -102,6 +102,8 @@ const TARGETS = {
   scmSweepMs: 100,
   scmColdRatio: 1.25,
   lineHistoryMs: 150,
+  /** The as-of restore's plan of 200 × 1 MB while its confirmation waits (issue 32 §2: it held 201 MB). */
+  restorePlanHeldMB: 16,
 };
 
 /** The cold status's service latency (the ideal schedule: requests ÷ concurrency × latency). */
@@ -222,6 +224,8 @@ async function main(): Promise<number> {
   cleanup.add('temp folder', () => fs.rmSync(tmp, { recursive: true, force: true }));
   cleanup.add('child processes', () => stopChildren());
   const errors: string[] = [];
+  /** Each step's highest 1-minute load average, sampled every 5 s while it ran (the Load of its timing rows). */
+  const loads = new Map<string, number>();
   const stage = async <T>(name: string, fn: () => Promise<T>): Promise<T | undefined> => {
     const t0 = Date.now();
     if (values.only !== undefined && !name.startsWith(values.only)) return undefined;
@@ -230,6 +234,9 @@ async function main(): Promise<number> {
       return undefined;
     }
     log(`${name}…`);
+    const sampleLoad = () => loads.set(name, Math.max(loads.get(name) ?? 0, os.loadavg()[0]!));
+    sampleLoad();
+    const loadSampler = setInterval(sampleLoad, 5000);
     try {
       const r = await fn();
       log(`${name}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
@@ -239,8 +246,13 @@ async function main(): Promise<number> {
       errors.push(`${name}: ${msg}`);
       log(`${name} FAILED: ${e instanceof Error ? (e.stack ?? msg) : msg}`);
       return undefined;
+    } finally {
+      clearInterval(loadSampler);
+      sampleLoad();
     }
   };
+  /** The load of the step whose name starts with `prefix`. */
+  const loadOf = (prefix: string) => [...loads].find(([n]) => n.startsWith(prefix))?.[1];
 
   try {
     // ---- 1. size: package into the temp folder; the bundle measured below is the one inside the .vsix
@@ -311,7 +323,8 @@ async function main(): Promise<number> {
           const harness = [path.join(repoRoot, 'out', 'test', 'host', 'run.js'), '--results', path.join(tmp, 'host-results.json'), '--grep', 'Bench:', '--timeout', '480', ...(installed ? ['--vsix', vsix] : [])];
           const r = await runNode(harness, {
             passStdout: true,
-            timeoutMs: 300_000,
+            // (The as-of restore plan's 200 MB of revisions added a minute on a loaded machine.)
+            timeoutMs: 420_000,
             env: { ...process.env, SR_LARGE: '1', SITE_REVISIONS_BENCH_OUT: out, SITE_REVISIONS_BENCH_SAMPLES: String(n.host), ...(fs.existsSync(bundle) ? { SITE_REVISIONS_BENCH_BUNDLE: bundle } : {}) },
           });
           if (!fs.existsSync(out)) throw new Error(`the bench suite wrote no figures (harness exit ${r.code ?? r.signal})`);
@@ -473,8 +486,11 @@ async function main(): Promise<number> {
 
     // ---- the report
     const rows: Row[] = [];
-    const row = (r: Row) => rows.push(r);
+    // Each block below makes the rows of one step: `load` is that step's (set before the block).
+    let load: number | undefined;
+    const row = (r: Row) => rows.push(withLoad(r, load));
 
+    load = loadOf('client overhead');
     if (overhead) {
       // The target is met with 1 ms of service latency (issue 16: the transport is plain
       // undici.request); on loopback, with no network at all, the ratio is shown, not judged.
@@ -506,6 +522,7 @@ async function main(): Promise<number> {
       if (!overhead.sameRequest || overhead.withLatency1ms?.sameRequest === false) errors.push('client overhead: the client and the raw call did not send the same request');
     }
 
+    load = loadOf('extension host');
     if (host) {
       const acts = host.actions;
       const count = (key: string, name: string, target: number, cmp: 'eq' | 'le' = 'eq') => {
@@ -544,6 +561,7 @@ async function main(): Promise<number> {
       count('openWorkingFileAgain', 'the same again within the alert’s throttle window', 0);
     }
 
+    load = loadOf('plain Node');
     if (plain?.scale.length) {
       const s = plain.scale;
       const coldMs = median(pick(s, (x) => x.folderModel.coldMs));
@@ -553,6 +571,7 @@ async function main(): Promise<number> {
       row({ group: 'Scale', id: 'scale.folderModelMB', name: 'heap retained by that model', measured: `${heap.toFixed(1)} MB (+ ${(median(pick(s, (x) => x.folderModel.pathsHeapBytes)) / MB).toFixed(1)} MB of paths)`, value: round(heap, 2), unit: 'MB', target: `≤ ${TARGETS.folderModelMB} MB`, ok: heap <= TARGETS.folderModelMB });
       row({ group: 'Scale', id: 'scale.orderingMs', name: '10,000 revisions: reply → newest-first first page (plain Node)', measured: `${ms(orderMs)} (warm ${ms(median(pick(s, (x) => x.ordering.warmMedianMs)))}; from the body with validation ${ms(median(pick(s, (x) => x.ordering.fromBodyWarmMedianMs)))})`, value: round(orderMs, 2), unit: 'ms', target: `≤ ${TARGETS.orderingMs} ms`, ok: orderMs <= TARGETS.orderingMs });
     }
+    load = loadOf('extension host');
     if (host?.huge?.samples.length) {
       const h = host.huge;
       const t = median(pick(h.samples, (x) => x.ms));
@@ -569,8 +588,8 @@ async function main(): Promise<number> {
           group: 'Scale',
           id: `scale.diffGuardLoop${cold ? 'Cold' : 'Warm'}Ms`,
           name: `the diff guard of a ${(g.bytes / MB).toFixed(0)} MB revision: the host's event loop during Compare with Working File (its working file open) until it is refused, the content ${cold ? 'fetched' : 'in memory'} (host; monitorEventLoopDelay, 1 ms)`,
-          measured: `${loopText(loop)} (samples: ${list.map((x) => `${x.loop.maxMs.toFixed(0)}/${x.loop.p99Ms.toFixed(0)}`).join(', ')} ms max/p99; ${ms(median(list.map((x) => x.ms)), 0)} to the refusal)`,
-          value: round(loop.maxMs, 1),
+          measured: `${loopText(loop)} (${loopSamples(list.map((x) => x.loop))}; ${ms(median(list.map((x) => x.ms)), 0)} to the refusal)`,
+          value: round(ownLoop(loop).maxMs, 1),
           unit: 'ms',
           target: `max ≤ ${LOOP_TARGETS.maxMs} ms, p99 ≤ ${LOOP_TARGETS.p99Ms} ms`,
           ok: loopOk(loop) && list.every((x) => x.outcome === 'too-large'),
@@ -585,6 +604,23 @@ async function main(): Promise<number> {
       row({ group: 'Scale', id: 'scale.expandSiteHostMs', name: 'expand the 100,000-file site, request → nodes (host)', measured: ms(median(pick(host.actions.expandSite, (x) => x.ms)), 0), value: round(median(pick(host.actions.expandSite, (x) => x.ms)), 1), unit: 'ms', target: '', ok: null });
     }
 
+    if (host?.restorePlan?.length) {
+      const r = host.restorePlan;
+      const held = median(r.map((x) => x.heldMB));
+      const complete = r.every((x) => x.listed === x.files);
+      row({
+        group: 'Site as of a moment',
+        id: 'asof.restorePlanHeapMB',
+        name: `peak heap of an as-of restore plan of ${r[0]!.files} × ${(r[0]!.bytes / 1e6).toFixed(0)} MB: V8's used heap held while its confirmation waits (after a full collection), minus before "Restore Into Local Folder…" (host)`,
+        measured: `${held.toFixed(1)} MB held; highest sample while the plan was read ${median(r.map((x) => x.peakMB)).toFixed(0)} MB${complete ? '' : '; NOT EVERY FILE LISTED'}`,
+        value: round(held, 1),
+        unit: 'MB',
+        target: `≤ ${TARGETS.restorePlanHeldMB} MB held`,
+        ok: complete && held <= TARGETS.restorePlanHeldMB,
+      });
+    }
+
+    load = loadOf('plain Node');
     if (plain?.activation.length) {
       const a = plain.activation;
       const split = (xs: ActivationSample[]) => `${ms(median(pick(xs, (x) => x.totalMs)))} (load ${ms(median(pick(xs, (x) => x.loadMs)))} + activate ${ms(median(pick(xs, (x) => x.activateMs)))})`;
@@ -603,6 +639,7 @@ async function main(): Promise<number> {
       row({ group: 'Activation', id: 'activation.network', name: 'sockets / DNS lookups during activation', measured: String(sockets), value: sockets, unit: 'count', target: '0', ok: sockets === 0 });
       row({ group: 'Activation', id: 'activation.undici', name: 'undici evaluated during activation', measured: `${undici ? 'yes' : 'no'} (detector ${controlOk ? 'fires on the first request' : 'NOT verified'})`, value: undici ? 1 : 0, unit: 'bool', target: 'no', ok: !undici && controlOk });
     }
+    load = loadOf('extension host');
     if (host) {
       const f = host.activation.fresh ?? [];
       if (f.length) {
@@ -627,6 +664,7 @@ async function main(): Promise<number> {
       });
     }
 
+    load = loadOf('disk store');
     if (store) {
       const read = median(pick(store.revision, (x) => x.readMs));
       const open = median(pick([...store.revision, ...store.files], (x) => x.openMs));
@@ -643,6 +681,7 @@ async function main(): Promise<number> {
         ok: total <= TARGETS.storeFilesModelMs,
       });
     }
+    load = loadOf('request scheduler');
     if (scheduler) {
       const o = scheduler.overhead;
       row({ group: 'Scheduler', id: 'scheduler.overheadPercent', name: `overhead per request at ${o.latencyMs} ms service latency (client with − without scheduler, ÷ raw undici)`, measured: `${o.percentOfRaw.toFixed(2)} % (${o.pairedDiffMedianUs.toFixed(1)} µs of ${o.rawMedianUs.toFixed(0)} µs)`, value: round(o.percentOfRaw, 3), unit: '%', target: `≤ ${TARGETS.schedulerOverheadPercent} %`, ok: o.percentOfRaw <= TARGETS.schedulerOverheadPercent });
@@ -651,6 +690,7 @@ async function main(): Promise<number> {
       row({ group: 'Scheduler', id: 'scheduler.maxInFlight', name: `${c.requests} concurrent background reads, concurrency ${c.limit}: most in flight at the service`, measured: `${c.maxInFlight}${c.failed ? ` (${c.failed} failed)` : ''}`, value: c.maxInFlight, unit: 'requests', target: `≤ ${TARGETS.schedulerConcurrency}`, ok: c.maxInFlight <= TARGETS.schedulerConcurrency && c.failed === 0 });
       row({ group: 'Scheduler', id: 'scheduler.userOvertaken', name: 'a user action queued behind them: requests started between queueing it and its start', measured: `${c.startedBeforeUser} (${c.inFlightWhenQueued} in flight when it was queued)`, value: c.startedBeforeUser, unit: 'requests', target: '0', ok: c.startedBeforeUser === 0 });
     }
+    load = loadOf('blame (plain');
     const own = blame?.default;
     if (own?.length) {
       const cold = median(pick(own, (x) => x.coldMs));
@@ -678,6 +718,7 @@ async function main(): Promise<number> {
         });
       }
     }
+    load = loadOf('blame in slices');
     if (blameSliced?.length) {
       const loop = medianLoop(blameSliced.map((x) => x.loop));
       const b = blameSliced[0]!;
@@ -685,16 +726,20 @@ async function main(): Promise<number> {
         group: 'Blame',
         id: 'blame.loopMs',
         name: `event loop while Toggle Revision Blame builds the blame of ${b.lines.toLocaleString('en')} lines × ${b.revisions} revisions (BlameHistory.build, in slices; first in a process; monitorEventLoopDelay, 1 ms)`,
-        measured: `${loopText(loop)} (samples: ${blameSliced.map((x) => `${x.loop.maxMs.toFixed(0)}/${x.loop.p99Ms.toFixed(0)}`).join(', ')} ms max/p99; built in ${ms(median(blameSliced.map((x) => x.ms)))})`,
-        value: round(loop.maxMs, 1),
+        measured: `${loopText(loop)} (${loopSamples(blameSliced.map((x) => x.loop))}; built in ${ms(median(blameSliced.map((x) => x.ms)))})`,
+        value: round(ownLoop(loop).maxMs, 1),
         unit: 'ms',
         target: `max ≤ ${LOOP_TARGETS.maxMs} ms, p99 ≤ ${LOOP_TARGETS.p99Ms} ms`,
         ok: loopOk(loop),
       });
     }
-    if (search) rows.push(...searchRows(search));
-    if (asOf) rows.push(...asOfRows(asOf));
-    if (scm) rows.push(...scmRows(scm));
+    load = loadOf('history search');
+    if (search) searchRows(search).forEach(row);
+    load = loadOf('asof');
+    if (asOf) asOfRows(asOf).forEach(row);
+    load = loadOf('scm');
+    if (scm) scmRows(scm).forEach(row);
+    load = undefined;
 
     if (size) {
       if (host?.bundleBytes !== undefined && host.bundleBytes !== size.benchBundleBytes) {
@@ -772,22 +817,30 @@ function scmRows(f: { cold: ScmColdSample[]; warm: ScmWarmSample[]; lines: ScmLi
     const save = median(f.warm.map((x) => x.saveMs));
     const requests = Math.max(...f.warm.map((x) => x.requests));
     rows.push({ group: 'Working copy', id: 'scm.saveMs', name: 'a save of one file: read, hashed, its state and the groups updated', measured: `${ms(save, 2)}, ${requests} requests${f.warm.every((x) => x.saveChanged) ? '' : '; STATE NOT UPDATED'}`, value: round(save, 3), unit: 'ms', target: `≤ ${TARGETS.scmSaveMs} ms, 0 requests`, ok: save <= TARGETS.scmSaveMs && requests === 0 && f.warm.every((x) => x.saveChanged) });
-    const max = median(f.warm.map((x) => x.loop.maxMs));
-    const held = f.warm.map((x) => x.loop.heldMs).filter((x): x is number => x !== undefined);
-    rows.push({ group: 'Working copy', id: 'scm.loopMaxMs', name: 'event loop meanwhile (the status, the pass over the disk cache, the save; monitorEventLoopDelay, 1 ms)', measured: `max ${ms(max)}, p99 ${ms(median(f.warm.map((x) => x.loop.p99Ms)))}${held.length ? `, own work held it ≤ ${ms(median(held))}` : ''} (samples ${f.warm.map((x) => x.loop.maxMs.toFixed(0)).join(', ')} ms)`, value: round(max, 1), unit: 'ms', target: `max ≤ ${TARGETS.scmLoopMaxMs} ms`, ok: max <= TARGETS.scmLoopMaxMs });
+    // Judged on the thread's own work (its CPU time between two 1 ms ticks; bench/lib.ts ownLoop).
+    const loop = medianLoop(f.warm.map((x) => x.loop));
+    const max = ownLoop(loop).maxMs;
+    rows.push({ group: 'Working copy', id: 'scm.loopMaxMs', name: 'event loop meanwhile (the status, the pass over the disk cache, the save; monitorEventLoopDelay, 1 ms)', measured: `${loopText(loop)} (${loopSamples(f.warm.map((x) => x.loop))})`, value: round(max, 1), unit: 'ms', target: `max ≤ ${TARGETS.scmLoopMaxMs} ms`, ok: max <= TARGETS.scmLoopMaxMs });
   }
   if (f.cold.length) {
+    // Judged on the status's own time: the wall time less the time its thread waited for a core
+    // (Linux run-queue wait), which is what else the machine does. (The local service's own waits
+    // stay in: they are not on the status's path in a way one counter can tell, docs/benchmarks.md.)
+    const waited = (x: ScmColdSample) => x.waitMs ?? 0;
     const ratios = f.cold.map((x) => {
       const requests = Object.values(x.requests).reduce((a, b) => a + b, 0);
-      return { ...x, requests, ideal: (requests / w.concurrency) * SCM_LATENCY_MS };
+      const ideal = (requests / w.concurrency) * SCM_LATENCY_MS;
+      return { ...x, requests, ideal, wall: x.wallMs / ideal, own: (x.wallMs - waited(x)) / ideal };
     });
-    const ratio = median(ratios.map((x) => x.wallMs / x.ideal));
+    const ratio = median(ratios.map((x) => x.own));
+    const byWait = f.cold.every((x) => x.waitMs !== undefined);
+    const s2 = (n: number) => `${(n / 1000).toFixed(2)} s`;
     const one = f.cold.every((x) => x.requests.getRevisions === w.files && x.requests.getRevisionFiles === 1 && Object.keys(x.requests).length === 2 && groupsOk(x.groups));
     rows.push({
       group: 'Working copy',
       id: 'scm.coldRatio',
       name: `status of the same folder with nothing cached: one Get Revisions (with content) per file at background priority, concurrency ${w.concurrency}, ${SCM_LATENCY_MS} ms service latency: wall time ÷ ideal (requests ÷ concurrency × latency)`,
-      measured: `${ratio.toFixed(2)} (${(median(f.cold.map((x) => x.wallMs)) / 1000).toFixed(2)} s; samples ${ratios.map((x) => (x.wallMs / x.ideal).toFixed(2)).join(', ')}; requests ${JSON.stringify(f.cold[0]!.requests)}, at most ${Math.max(...f.cold.map((x) => x.maxInFlight))} at once)`,
+      measured: `${ratio.toFixed(2)}${byWait ? ` (wall time less the ${s2(median(f.cold.map((x) => x.waitMs!)))} its thread waited for a core; as measured ${median(ratios.map((x) => x.wall)).toFixed(2)}` : ' (as measured'}, ${s2(median(f.cold.map((x) => x.wallMs)))}; samples ${ratios.map((x) => x.own.toFixed(2)).join(', ')}; its CPU ${f.cold.every((x) => x.cpuMs !== undefined) ? s2(median(f.cold.map((x) => x.cpuMs!))) : 'n/a'}; requests ${JSON.stringify(f.cold[0]!.requests)}, at most ${Math.max(...f.cold.map((x) => x.maxInFlight))} at once)`,
       value: round(ratio, 3),
       unit: 'ratio',
       target: `≤ ${TARGETS.scmColdRatio}, one Get Revisions per file`,
@@ -812,20 +865,20 @@ function scmRows(f: { cold: ScmColdSample[]; warm: ScmWarmSample[]; lines: ScmLi
     const l = SCM_LARGE_WORKLOAD;
     const gb = (b: number) => `${(b / 1024 ** 3).toFixed(1)} GB`;
     const what = `a mapped folder with large working files (sparse: ${l.tooLarge.map((b) => (b >= 1024 ** 3 ? gb(b) : `${b / 1024 ** 2} MB`)).join(', ')} over the largest revision the client can read, not read; ${l.hashed.length} × ${l.hashed[0]! / 1024 ** 2} MB, hashed)`;
-    const max = median(f.large.map((x) => x.loop.maxMs));
-    const held = f.large.map((x) => x.loop.heldMs).filter((x): x is number => x !== undefined);
+    // Judged on the thread's own work where measured (issue 32 §8), the loop's delay beside it.
+    const loop = medianLoop(f.large.map((x) => x.loop));
+    const own = ownLoop(loop);
     const before = f.largeBefore ?? [];
-    const beforeHeld = before.map((x) => x.loop.heldMs).filter((x): x is number => x !== undefined);
     const groupsOk = f.large.every((x) => x.groups && x.groups.notCompared === l.tooLarge.length && x.groups.same === 1 && x.groups.changedLocally === l.hashed.length - 1 && x.groups.onlyOnService === 0 && x.groups.unknown === 0);
     rows.push({
       group: 'Working copy',
       id: 'scm.largeLoopMaxMs',
       name: `event loop during the status of ${what}`,
-      measured: `max ${ms(max)}, p99 ${ms(median(f.large.map((x) => x.loop.p99Ms)))}${held.length ? `, own work held it ≤ ${ms(median(held))}` : ''} (samples ${f.large.map((x) => x.loop.maxMs.toFixed(0)).join(', ')} ms; ${(median(f.large.map((x) => x.wallMs)) / 1000).toFixed(2)} s)${before.length ? `; the way before (fs.readFile and a synchronous SHA-256, the 48 MB files alone): max ${ms(median(before.map((x) => x.loop.maxMs)))}${beforeHeld.length ? `, own work held it ≤ ${ms(median(beforeHeld))}` : ''}` : ''}${groupsOk ? '' : '; GROUPS WRONG'}`,
-      value: round(max, 1),
+      measured: `${loopText(loop)} (samples ${loopSamples(f.large.map((x) => x.loop))}; ${(median(f.large.map((x) => x.wallMs)) / 1000).toFixed(2)} s)${before.length ? `; the way before (fs.readFile and a synchronous SHA-256, the 48 MB files alone): ${loopText(medianLoop(before.map((x) => x.loop)))}` : ''}${groupsOk ? '' : '; GROUPS WRONG'}`,
+      value: round(own.maxMs, 1),
       unit: 'ms',
       target: `max ≤ ${TARGETS.scmLargeLoopMaxMs} ms`,
-      ok: groupsOk && max <= TARGETS.scmLargeLoopMaxMs,
+      ok: groupsOk && own.maxMs <= TARGETS.scmLargeLoopMaxMs,
     });
     const rss = median(f.large.map((x) => x.rssPeakOverMB));
     rows.push({
@@ -840,8 +893,11 @@ function scmRows(f: { cold: ScmColdSample[]; warm: ScmWarmSample[]; lines: ScmLi
     });
   }
   if (f.lines.length) {
-    const cold = median(f.lines.map((x) => x.coldMs));
-    rows.push({ group: 'Working copy', id: 'scm.lineHistoryMs', name: 'line history of 10 lines of a 5,000-line file with 50 revisions, contents in memory (first call of a process)', measured: `${ms(cold)} (warm ${ms(median(f.lines.map((x) => x.warmMs)))}; ${f.lines[0]!.entries} revisions changed them)`, value: round(cold, 2), unit: 'ms', target: `≤ ${TARGETS.lineHistoryMs} ms`, ok: cold <= TARGETS.lineHistoryMs });
+    // Judged on the thread's CPU time of the first call where measured (its wall time beside it).
+    const cpu = f.lines.every((x) => x.coldCpuMs !== undefined) ? median(f.lines.map((x) => x.coldCpuMs!)) : undefined;
+    const wall = median(f.lines.map((x) => x.coldMs));
+    const judged = cpu ?? wall;
+    rows.push({ group: 'Working copy', id: 'scm.lineHistoryMs', name: 'line history of 10 lines of a 5,000-line file with 50 revisions, contents in memory (first call of a process)', measured: `${cpu !== undefined ? `${ms(cpu)} of CPU time (wall ${ms(wall)})` : ms(wall)} (warm ${ms(median(f.lines.map((x) => x.warmMs)))}; ${f.lines[0]!.entries} revisions changed them)`, value: round(judged, 2), unit: 'ms', target: `≤ ${TARGETS.lineHistoryMs} ms`, ok: judged <= TARGETS.lineHistoryMs });
   }
   return rows;
 }

@@ -55,7 +55,7 @@ import { DiskStore } from '../src/core/store';
 import { DEMO } from '../test/server/demo';
 import { SEARCH_SCALE_SITE_ID, SearchScaleData } from '../test/server/searchScale';
 import { generateHistory } from '../test/unit/helpers/blameHistory';
-import { sampleLoopDelay } from './lib';
+import { runQueueWaitMs, sampleLoopDelay, threadCpuMs, type LoopDelay } from './lib';
 
 export const SCM_WORKLOAD = { files: 2000, edited: 20, older: 20, missing: 20, localOnly: 100, concurrency: 6 };
 const MiB = 1024 * 1024;
@@ -65,6 +65,10 @@ const SITE = String(SEARCH_SCALE_SITE_ID);
 
 export interface ScmColdSample {
   wallMs: number;
+  /** The time this process's thread waited for a core meanwhile (Linux run-queue wait; undefined elsewhere): the machine's other work, not ours. */
+  waitMs?: number;
+  /** This thread's CPU time meanwhile (Node ≥ 23.9). */
+  cpuMs?: number;
   /** Requests the service received, by operation. */
   requests: Record<string, number>;
   maxInFlight: number;
@@ -88,14 +92,14 @@ export interface ScmWarmSample {
    * between two ticks of a 1 ms timer (`heldMs`, Node ≥ 23.9): a delay much longer than it is time
    * the thread waited for a core on a loaded machine, not work it did.
    */
-  loop: { maxMs: number; p99Ms: number; heldMs?: number };
+  loop: LoopDelay;
   groups: ScmColdSample['groups'];
   saveChanged: boolean;
 }
 
 export interface ScmLargeSample {
   wallMs: number;
-  loop: { maxMs: number; p99Ms: number; heldMs?: number };
+  loop: LoopDelay;
   /** The process's RSS before the work, and its peak (resourceUsage().maxRSS) over it, in MB. */
   rssBeforeMB: number;
   rssPeakOverMB: number;
@@ -107,6 +111,8 @@ export interface ScmLargeSample {
 
 export interface ScmLinesSample {
   coldMs: number;
+  /** This thread's CPU time of the first call (Node ≥ 23.9): the figure judged. */
+  coldCpuMs?: number;
   warmMs: number;
   entries: number;
 }
@@ -160,6 +166,8 @@ async function cold(url: string, dir: string, cache: string): Promise<ScmColdSam
   const status = new FolderStatus(false);
   const digests = new DigestCache();
   const working = nodeWorkingFs(dir);
+  const wait0 = runQueueWaitMs();
+  const cpu0 = threadCpuMs();
   const t0 = performance.now();
   const cached = await scanStatus(status, storeSource(store, SITE, 'cached'), working, digests, { walkMax: 20_000 });
   const unknown = status
@@ -168,11 +176,13 @@ async function cold(url: string, dir: string, cache: string): Promise<ScmColdSam
     .map((e) => e.path);
   await scanStatus(status, storeSource(store, SITE, 'complete'), working, digests, cached.noList ? { walkMax: 20_000 } : { paths: unknown });
   const wallMs = performance.now() - t0;
+  const waitMs = wait0 === undefined ? undefined : runQueueWaitMs()! - wait0;
+  const cpuMs = cpu0 === undefined ? undefined : threadCpuMs()! - cpu0;
   await writeSnapshot(path.join(cache, 'status'), snapshotOf(status, SITE, dir));
   const s = await stats(url);
   const requests: Record<string, number> = {};
   for (const r of s.requests) requests[r.operation ?? '?'] = (requests[r.operation ?? '?'] ?? 0) + 1;
-  const out = { wallMs, requests, maxInFlight: s.maxInFlight, groups: groupsOf(status) };
+  const out = { wallMs, ...(waitMs !== undefined ? { waitMs } : {}),  ...(cpuMs !== undefined ? { cpuMs } : {}), requests, maxInFlight: s.maxInFlight, groups: groupsOf(status) };
   await close();
   return out;
 }
@@ -222,7 +232,7 @@ async function warm(url: string, dir: string, cache: string): Promise<ScmWarmSam
   fs.utimesSync(file, mtime, mtime);
   const requests = (await stats(url)).requests.length;
   await close();
-  return { firstMs, cachedMs, saveMs, sweepMs, sweepChanged: swept.length, requests, loop: { maxMs: l.maxMs, p99Ms: l.p99Ms, ...(l.heldMs !== undefined ? { heldMs: l.heldMs } : {}) }, groups, saveChanged: changes.some((c) => c.after === 'changedLocally') };
+  return { firstMs, cachedMs, saveMs, sweepMs, sweepChanged: swept.length, requests, loop: l, groups, saveChanged: changes.some((c) => c.after === 'changedLocally') };
 }
 
 const largeFiles = () => [...SCM_LARGE_WORKLOAD.tooLarge.map((size, i) => ({ rel: `backups/backup-${i}.tar`, size })), ...SCM_LARGE_WORKLOAD.hashed.map((size, i) => ({ rel: `media/video-${i}.mp4`, size }))];
@@ -287,16 +297,18 @@ async function large(dir: string, digest: string, peer: boolean): Promise<ScmLar
   const wallMs = performance.now() - t0;
   const l = loop.stop();
   const peakRss = process.resourceUsage().maxRSS * 1024;
-  return { wallMs, loop: { maxMs: l.maxMs, p99Ms: l.p99Ms, ...(l.heldMs !== undefined ? { heldMs: l.heldMs } : {}) }, rssBeforeMB: rssBefore / MiB, rssPeakOverMB: (peakRss - rssBefore) / MiB, hashedMB: hashed / MiB, ...out };
+  return { wallMs, loop: l, rssBeforeMB: rssBefore / MiB, rssPeakOverMB: (peakRss - rssBefore) / MiB, hashedMB: hashed / MiB, ...out };
 }
 
 async function lines(): Promise<ScmLinesSample> {
   const g = generateHistory({ lines: 5000, revisions: 50, changeFraction: 0.03, seed: 14 });
   const blame = await loadBlame();
   const range = { start: 2500, end: 2510 };
+  const cpu0 = threadCpuMs();
   const t0 = performance.now();
   const first = await blame.lineHistory(g.revisions, range);
   const coldMs = performance.now() - t0;
+  const coldCpuMs = cpu0 === undefined ? undefined : threadCpuMs()! - cpu0;
   const warmRuns: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
@@ -304,7 +316,7 @@ async function lines(): Promise<ScmLinesSample> {
     warmRuns.push(performance.now() - t);
   }
   warmRuns.sort((a, b) => a - b);
-  return { coldMs, warmMs: warmRuns[2]!, entries: first.length };
+  return { coldMs, ...(coldCpuMs !== undefined ? { coldCpuMs } : {}), warmMs: warmRuns[2]!, entries: first.length };
 }
 
 async function main(): Promise<void> {

@@ -311,6 +311,25 @@ describe('A whole site as it was', function () {
     }
   });
 
+  it('Export: when “Exported …” is on screen, no progress of the export is left beside it (it ends with the export)', async function () {
+    const s = screenOrSkip(this);
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-asof-progress-'));
+    try {
+      await s.clearNotifications();
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.showList');
+      const folder = path.join(root, 'again');
+      const out = (await vscode.commands.executeCommand('siteRevisions.asOfExport', { folder })) as AsOfExportOutcome;
+      assert.equal(out.files, expected.at.size);
+      // The first moment the result is drawn: the export's progress must not be drawn with it.
+      const shown = await s.until(() => s.notifications(), (n) => n.some((x) => x.startsWith(`Exported ${expected.at.size} files`) && x.includes(folder)), 'the notification of the export');
+      assert.deepEqual(shown.filter((x) => x.startsWith('Exporting ')), [], shown.join(' | '));
+    } finally {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('a cancelled export writes nothing (Cancel in the view’s title bar while the contents are being read)', async function () {
     const s = screenOrSkip(this);
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-asof-cancel-'));
@@ -421,6 +440,37 @@ describe('A whole site as it was', function () {
     } finally {
       await control(url, 'reseed');
       await (await api.cache.current())?.forgetSite(landing.id);
+      api.revisions.store.clear();
+    }
+  });
+
+  it('Compare with Another Site: the multi-file diff’s headers name both sides by site and folder — no “/” for a file at the root', async function () {
+    const s = screenOrSkip(this);
+    await closeAll();
+    // A file at the root of both compared scopes, and one in a folder of each, that differ.
+    await control(url, 'add-revision', { siteId: marketing.id, path: 'readme.txt', content: 'marketing readme\n', date: Date.now() - 3600_000 });
+    await control(url, 'add-revision', { siteId: landing.id, path: 'site/readme.txt', content: 'landing readme\n', date: Date.now() - 3600_000 });
+    await control(url, 'add-revision', { siteId: landing.id, path: 'site/campaigns/spring/styles.css', content: '/* landing */\n', date: Date.now() - 3600_000 });
+    try {
+      api.revisions.store.invalidate();
+      const run = (await vscode.commands.executeCommand('siteRevisions.compareSites', { site: marketing }, { other: landing.id, otherFolder: 'site', moment: 'newest' })) as CompareRun;
+      assert.equal(run.state, 'done');
+      assert.deepEqual(run.result!.differ.map((p) => p.rel).sort(), ['campaigns/spring/styles.css', 'readme.txt']);
+      const out = (await vscode.commands.executeCommand('siteRevisions.compareSitesOpen')) as DiffOutcome;
+      assert.equal(out.how, 'multiDiff');
+      await multiDiffShown(s, 'Marketing Drive ↔ site — Campaign Landing Pages');
+      const headers = await s.until(() => s.texts({ selector: '.part.editor .multiDiffEntry .header' }), (h) => h.some((x) => x.includes('readme.txt')) && h.some((x) => x.includes('styles.css')), 'the headers of the differing files');
+      const of = (name: string) => headers.find((x) => x.startsWith(name))!.replace(/\n/g, ' ');
+      for (const [name, folder] of [['readme.txt', ''], ['styles.css', '/campaigns/spring']] as const) {
+        const h = of(name);
+        assert.ok(h.includes(`Marketing Drive${folder} (`) && h.includes(`Campaign Landing Pages${folder} (`), `${name}: both sides named by site and folder: ${h}`);
+        assert.doesNotMatch(h, /(^|\s|:)\/(\s|\(|$)/, `${name}: no “/” as a folder: ${h}`);
+      }
+    } finally {
+      await closeAll();
+      await control(url, 'reseed');
+      await (await api.cache.current())?.forgetSite(landing.id);
+      await (await api.cache.current())?.forgetSite(marketing.id);
       api.revisions.store.clear();
     }
   });

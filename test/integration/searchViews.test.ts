@@ -393,9 +393,12 @@ describe('History Search and Site Changes', function () {
     }
   });
 
-  it('a file whose history is too large to hold in memory: the search says so, naming the file and the sizes', async function () {
-    const s = screenOrSkip(this);
-    // 1.5 MB of history (two revisions of 0.75 MB) with the content cache, and so the bound, at its smallest: 1 MB.
+  /**
+   * 1.5 MB of history (two revisions of 0.75 MB) with the content cache, and so the bound, at its
+   * smallest: 1 MB (and the disk cache off when `diskOff`); History Search over it. Returns the
+   * row of the file that could not be read.
+   */
+  const searchTooLarge = async (s: Screen, diskOff: boolean): Promise<string> => {
     const big = 'campaigns/archive/everything.txt';
     const line = 'one line of the marketing archive, kept for the too-large history\n';
     const half = line.repeat(Math.floor((0.75 * 1024 * 1024) / line.length));
@@ -403,8 +406,13 @@ describe('History Search and Site Changes', function () {
     await control(url, 'add-revision', { siteId: marketing.id, path: big, content: half.toUpperCase() });
     const cfg = vscode.workspace.getConfiguration('siteRevisions');
     await cfg.update('revisions.cacheSizeMB', 1, vscode.ConfigurationTarget.Global);
+    if (diskOff) await cfg.update('cache.maxSizeMB', 0, vscode.ConfigurationTarget.Global);
     try {
       await waitFor(() => api.revisions.store.cache.maxBytes === 1024 * 1024, { message: 'the content cache at 1 MB' });
+      if (diskOff) {
+        await waitFor(async () => (await api.cache.current())?.enabled === false, { message: 'the disk cache off' });
+        api.revisions.store.clear();
+      }
       const run = (await vscode.commands.executeCommand('siteRevisions.searchHistory', { site: marketing, file: big }, { query: { pattern: 'archive' }, mode: 'changes' })) as SearchRun;
       assert.equal(run.state, 'done');
       assert.deepEqual(run.failures.map((f) => f.path), [big]);
@@ -416,14 +424,26 @@ describe('History Search and Site Changes', function () {
         'the search done, and the row of the file that could not be read',
       );
       assert.match(rows[1]!, /^“campaigns\/archive\/everything\.txt” could not be read/);
-      assert.match(rows[1]!, /The history of “campaigns\/archive\/everything\.txt” .* is too large to read at once: 1\.5 MB of revisions, over the 1\.0 MB allowed \(the setting siteRevisions\.revisions\.cacheSizeMB\)/);
       assert.doesNotMatch(rows[2] ?? '', /^No revision/, 'not “no revision changes”: it was not read');
+      return rows[1]!;
     } finally {
+      if (diskOff) await cfg.update('cache.maxSizeMB', undefined, vscode.ConfigurationTarget.Global);
       await cfg.update('revisions.cacheSizeMB', undefined, vscode.ConfigurationTarget.Global);
       await control(url, 'reseed');
       await (await api.cache.current())?.forgetSite(marketing.id);
       api.revisions.store.clear();
     }
+  };
+
+  it('a file whose history is too large to hold in memory: the search says so, naming the file and the sizes', async function () {
+    const row = await searchTooLarge(screenOrSkip(this), false);
+    assert.match(row, /The history of “campaigns\/archive\/everything\.txt” .* is too large to read at once: 1\.5 MB of revisions, over the 1\.0 MB allowed \(the setting siteRevisions\.revisions\.cacheSizeMB\)/);
+  });
+
+  it('the same with the disk cache off (siteRevisions.cache.maxSizeMB 0): the one reply is cut off at the bound, and the search says so', async function () {
+    const row = await searchTooLarge(screenOrSkip(this), true);
+    // Cut off while it streamed in: "more than" the bound, not its whole size.
+    assert.match(row, /The history of “campaigns\/archive\/everything\.txt” .* is too large to read at once: more than 1\.0 MB of revisions, over the 1\.0 MB allowed \(the setting siteRevisions\.revisions\.cacheSizeMB\)/);
   });
 
   it('signing out empties both views (nothing found for the account shows after it)', async function () {

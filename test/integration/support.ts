@@ -6,6 +6,7 @@ import { DEMO } from '../server/demo';
 import type { RequestRecord } from '../server';
 import type { ExtensionApi } from '../../src/extension';
 import { ext, testService } from './util';
+import { screen } from './screen';
 
 export interface Stats {
   requests: RequestRecord[];
@@ -146,4 +147,16 @@ export async function leaveMappedFolder(api: ExtensionApi, url: string, siteId: 
   api.revisions.cache.clear();
   await (await api.cache.current())?.clear();
   await vscode.commands.executeCommand('siteRevisions.refresh');
+}
+
+/**
+ * What a suite that showed a site as it was (or another view of the Site Revisions container)
+ * leaves behind: the container shown with only the Sites view expanded, its rows drawn for the
+ * suites after it. Nothing without a screen driver.
+ */
+export async function sitesViewOnly(): Promise<void> {
+  const s = screen();
+  if (!s) return;
+  await vscode.commands.executeCommand('siteRevisions.sites.focus');
+  for (const title of ['Sites', 'History Search', 'Site Changes', 'Site As It Was', 'Compare Sites']) await s.setPaneExpanded(title, title === 'Sites');
 }

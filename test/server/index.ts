@@ -377,12 +377,12 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
         store.reseed();
         return sendJson(res, 200, { success: true });
       case 'add-revision': {
-        // A save of a file on the service ({siteId, path, content, author?, date?: ms or 'YYYY-MM-DD HH:MM:SS'}), e.g. by a colleague.
+        // A save of a file on the service ({siteId, path, content, author?, date?: ms or 'YYYY-MM-DD HH:MM:SS', persist?: false to leave the data file for the next write}), e.g. by a colleague.
         try {
-          const b = JSON.parse(read.body.toString('utf8')) as { siteId: string; path: string; content: string; author?: string; date?: number | string };
+          const b = JSON.parse(read.body.toString('utf8')) as { siteId: string; path: string; content: string; author?: string; date?: number | string; persist?: boolean };
           if (typeof b.siteId !== 'string' || typeof b.path !== 'string' || typeof b.content !== 'string') throw new Error('siteId, path and content are required');
           const date = typeof b.date === 'string' ? b.date : formatDate(typeof b.date === 'number' ? b.date : Date.now());
-          const rev = store.addRevision(b.siteId, b.path, b.content, b.author ?? 'colleague@example.com', date);
+          const rev = store.addRevision(b.siteId, b.path, b.content, b.author ?? 'colleague@example.com', date, b.persist !== false);
           return sendJson(res, 200, { success: true, id: rev.id, date: rev.date });
         } catch (err) {
           return sendJson(res, 400, { success: false, error: (err as Error).message });

@@ -190,7 +190,8 @@ export class Store {
    * A new revision of a file (the file is added when the site has none of that path), as a save
    * through the real service's client would store it: the next revision id, dated `date`.
    */
-  addRevision(siteId: string, filePath: string, content: string, author: string, date: string): StoredRevision {
+  /** `persist: false` keeps it in memory until the next write of the data file (many large revisions added in a row). */
+  addRevision(siteId: string, filePath: string, content: string, author: string, date: string, persist = true): StoredRevision {
     if (this.generated(siteId) || !this.data.sites.some((s) => s.id === siteId)) throw new Error('Site not found');
     const files = (this.data.files[siteId] ??= []);
     let file = files.find((f) => f.path === filePath);
@@ -198,7 +199,7 @@ export class Store {
     const rev: StoredRevision = { id: String(this.data.nextRevisionId++), date, author, content };
     file.revisions.push(rev);
     this.revisionIndex.set(rev.id, { siteId, rev });
-    this.persist();
+    if (persist) this.persist();
     return rev;
   }
 

@@ -2,16 +2,24 @@
 // `.zip` file (a small writer of our own: the format's four records, node:zlib's deflate and
 // CRC-32), for recovery when no working copy exists.
 //
-// Nothing outside the chosen folder is ever written, and a cancelled export leaves nothing:
+// Nothing outside the chosen folder is ever written, and a cancelled or failed export leaves nothing:
 // - every revision path goes through the single restore's checks (src/core/model/safePath.ts:
 //   relative segments only, no `..`, no drive or stream, no name Windows would change, nothing
 //   into `.git` or `.vscode`); a refused path is reported, never "cleaned up";
 // - folders are made one segment at a time below the chosen folder's real path, and a segment
 //   that exists as a symbolic link (or as anything but a folder) is refused; files are opened
 //   with O_NOFOLLOW and O_EXCL, so a link put in the way is never followed;
-// - a new file is written in place (and removed again by abort()); a file that exists already
-//   (an export into a non-empty folder, which the user agreed to) is written beside it under a
-//   temporary name and renamed over it by commit(), so until then it is untouched;
+// - a new file is written in place; a file that exists already (an export into a non-empty
+//   folder, which the user agreed to) is written beside it under a temporary name and renamed
+//   over it by commit(), so until then it is untouched;
+// - every file and folder is recorded for clean-up the moment it is created (not once its write
+//   succeeded: a full disk leaves a partial file and empty ones), and abort() first stops the
+//   writes in flight (their signal) and waits for every add() under way to settle, then removes
+//   what was recorded: after a cancel or a failure has settled, nothing of the export appears;
+// - on a disk that does not tell `A.php` from `a.php` (macOS, Windows; looked at by a probe file,
+//   not assumed from the platform), paths that differ only in case or in how an accent is encoded
+//   are found before anything is written (clashes()) and refused, naming them; a second path onto
+//   a name already written is refused too, never renamed over the first;
 // - a `.zip` is written to a temporary file beside the chosen name and renamed to it by commit().
 // Paths inside the export are the site's own (relative to the site's root), so an export of a
 // folder can be copied back in place.
@@ -55,8 +63,20 @@ export interface ExportWriter {
   add(raw: string, bytes: Uint8Array, time?: number): Promise<void>;
   /** Makes what was added the export. */
   commit(): Promise<ExportSummary>;
-  /** Removes everything written so far. */
+  /** Stops the writes in flight, waits for every add() under way, then removes everything the export made. */
   abort(): Promise<void>;
+  /**
+   * Groups of `paths` that would name the same file on this disk although they differ (in case,
+   * or in Unicode normalization, on a disk that ignores it); [] where the disk tells them apart.
+   * Sorted, each group in the order of `paths`. Nothing is written.
+   */
+  clashes(paths: readonly string[]): string[][];
+}
+
+/** How the disk of an export compares file names. */
+export interface NameRule {
+  ignoreCase: boolean;
+  ignoreNormalization: boolean;
 }
 
 /** What is in the folder an export is about to go into. */
@@ -78,17 +98,55 @@ function code(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException | undefined)?.code;
 }
 
-async function writeNew(file: string, bytes: Uint8Array): Promise<void> {
+/**
+ * Creates `file` (never over anything: O_EXCL, O_NOFOLLOW) and writes `bytes`; `created` hears of
+ * the file as soon as it exists, before a byte is written. The signal stops the write between
+ * chunks (the file is then left for the caller's clean-up).
+ */
+async function writeNew(file: string, bytes: Uint8Array, signal: AbortSignal, created: (file: string) => void): Promise<void> {
+  signal.throwIfAborted();
   const fh = await fsp.open(file, CREATE_NEW, 0o666);
+  created(file);
   try {
-    await fh.writeFile(bytes);
+    await fh.writeFile(bytes, { signal });
   } finally {
     await fh.close();
   }
 }
 
-/** An export into a folder (created when missing; its parent must exist). */
-export async function folderWriter(dir: string, t: Translate = english): Promise<ExportWriter> {
+/**
+ * How the disk under `root` compares names: a probe file with a lower-case name and a composed
+ * accent is made, looked up under its upper-case and decomposed names, and removed.
+ */
+export async function nameRule(root: string): Promise<NameRule> {
+  const name = `.sr-probe-\u00e9-${randomBytes(6).toString('hex')}`;
+  const probe = path.join(root, name);
+  const fh = await fsp.open(probe, CREATE_NEW, 0o600);
+  await fh.close();
+  try {
+    const same = async (other: string) => {
+      try {
+        const [a, b] = await Promise.all([fsp.lstat(probe, { bigint: true }), fsp.lstat(path.join(root, other), { bigint: true })]);
+        return a.ino === b.ino && a.dev === b.dev;
+      } catch (e) {
+        if (code(e) === 'ENOENT') return false;
+        throw e;
+      }
+    };
+    return { ignoreCase: await same(name.toUpperCase()), ignoreNormalization: await same(name.normalize('NFD')) };
+  } finally {
+    await fsp.rm(probe, { force: true });
+  }
+}
+
+/** The key under which a disk with `rule` finds `p`. */
+function nameKey(p: string, rule: NameRule): string {
+  const n = rule.ignoreNormalization ? p.normalize('NFC') : p;
+  return rule.ignoreCase ? n.toLowerCase() : n;
+}
+
+/** An export into a folder (created when missing; its parent must exist). `names`: how its disk compares names (default: looked at with a probe file). */
+export async function folderWriter(dir: string, t: Translate = english, o: { names?: NameRule } = {}): Promise<ExportWriter> {
   const chosen = path.resolve(dir);
   const created: string[] = []; // folders, in the order they were made
   let madeRoot = false;
@@ -98,14 +156,26 @@ export async function folderWriter(dir: string, t: Translate = english): Promise
   } catch (e) {
     if (code(e) !== 'EEXIST') throw e;
   }
-  const root = await fsp.realpath(chosen);
-  if (!(await fsp.lstat(root)).isDirectory()) throw new Error(t('{0} is not a folder.', chosen));
+  let root: string;
+  let rule: NameRule;
+  try {
+    root = await fsp.realpath(chosen);
+    if (!(await fsp.lstat(root)).isDirectory()) throw new Error(t('{0} is not a folder.', chosen));
+    rule = o.names ?? (await nameRule(root));
+  } catch (e) {
+    if (madeRoot) await fsp.rmdir(chosen).catch(() => undefined);
+    throw e;
+  }
   const folders = new Map<string, Promise<void>>([['', Promise.resolve()]]);
-  const written: string[] = []; // new files
+  const made = new Set<string>(); // every file the export created (new files and temporary ones), from the moment it exists
+  const written: string[] = []; // new files, complete
   const pending: { temp: string; final: string }[] = []; // files that existed, renamed over at commit
-  const targets = new Set<string>();
+  const targets = new Map<string, { raw: string; name: string }>(); // name key of a target → the revision path that took it, and its name
+  const stop = new AbortController();
+  const underWay = new Set<Promise<void>>();
   let bytes = 0;
   let closed = false;
+  const record = (f: string) => made.add(f);
 
   /** The folder of `segments` below the root, made one level at a time; never through a link. */
   const folder = (raw: string, segments: readonly string[]): Promise<void> => {
@@ -113,6 +183,7 @@ export async function folderWriter(dir: string, t: Translate = english): Promise
     let p = folders.get(key);
     if (!p) {
       p = folder(raw, segments.slice(0, -1)).then(async () => {
+        stop.signal.throwIfAborted();
         const at = path.join(root, ...segments);
         try {
           await fsp.mkdir(at);
@@ -132,42 +203,94 @@ export async function folderWriter(dir: string, t: Translate = english): Promise
     return p;
   };
 
+  const add = async (raw: string, content: Uint8Array): Promise<void> => {
+    const segments = exportSegments(raw, t);
+    const name = segments.join('/');
+    const final = path.join(root, ...segments);
+    const key = nameKey(name, rule);
+    const taken = targets.get(key);
+    if (taken) throw new ExportPathError(raw, taken.name === name ? t('The revision path {0} names a file another path of the site already names, so it is not exported.', JSON.stringify(raw)) : clashText([taken.raw, raw], t));
+    targets.set(key, { raw, name });
+    await folder(raw, segments.slice(0, -1));
+    try {
+      await writeNew(final, content, stop.signal, record);
+      written.push(final);
+    } catch (e) {
+      if (code(e) !== 'EEXIST' && code(e) !== 'ELOOP') throw e;
+      const st = await fsp.lstat(final);
+      if (st.isSymbolicLink() || !st.isFile()) {
+        throw new ExportPathError(raw, t('{0} is {1} in the folder, so the revision path {2} is not exported.', JSON.stringify(segments.join('/')), st.isSymbolicLink() ? t('a symbolic link') : t('a folder'), JSON.stringify(raw)));
+      }
+      const temp = path.join(path.dirname(final), `.${path.basename(final)}.${randomBytes(6).toString('hex')}.sr-export`);
+      await writeNew(temp, content, stop.signal, record);
+      pending.push({ temp, final });
+    }
+    bytes += content.byteLength;
+  };
+
   return {
     target: chosen,
-    async add(raw, content) {
-      if (closed) throw new Error('The export is closed.');
-      const segments = exportSegments(raw, t);
-      const final = path.join(root, ...segments);
-      if (targets.has(final)) throw new ExportPathError(raw, t('The revision path {0} names a file another path of the site already names, so it is not exported.', JSON.stringify(raw)));
-      targets.add(final);
-      await folder(raw, segments.slice(0, -1));
-      try {
-        await writeNew(final, content);
-        written.push(final);
-      } catch (e) {
-        if (code(e) !== 'EEXIST' && code(e) !== 'ELOOP') throw e;
-        const st = await fsp.lstat(final);
-        if (st.isSymbolicLink() || !st.isFile()) {
-          throw new ExportPathError(raw, t('{0} is {1} in the folder, so the revision path {2} is not exported.', JSON.stringify(segments.join('/')), st.isSymbolicLink() ? t('a symbolic link') : t('a folder'), JSON.stringify(raw)));
-        }
-        const temp = path.join(path.dirname(final), `.${path.basename(final)}.${randomBytes(6).toString('hex')}.sr-export`);
-        await writeNew(temp, content);
-        pending.push({ temp, final });
-      }
-      bytes += content.byteLength;
+    add(raw, content) {
+      if (closed) return Promise.reject(new Error('The export is closed.'));
+      const p = add(raw, content);
+      const tracked: Promise<void> = p.then(
+        () => void underWay.delete(tracked),
+        () => void underWay.delete(tracked),
+      );
+      underWay.add(tracked);
+      return p;
+    },
+    clashes(paths) {
+      return clashesOf(paths, rule, t);
     },
     async commit() {
       closed = true;
+      await Promise.all(underWay);
       for (const p of pending) await fsp.rename(p.temp, p.final);
       return { files: written.length + pending.length, bytes, replaced: pending.length };
     },
     async abort() {
       closed = true;
-      await Promise.all([...written, ...pending.map((p) => p.temp)].map((f) => fsp.rm(f, { force: true })));
+      stop.abort();
+      await Promise.all(underWay);
+      await Promise.all([...made].map((f) => fsp.rm(f, { force: true })));
       for (const d of [...created].reverse()) await fsp.rmdir(d).catch(() => undefined);
       if (madeRoot) await fsp.rmdir(chosen).catch(() => undefined);
     },
   };
+}
+
+/** The message of paths that name one file on this disk. */
+function clashText(paths: readonly string[], t: Translate): string {
+  return t('The revision paths {0} differ only in case or in how an accent is encoded, and the disk of the folder does not tell them apart: neither is exported into it (a .zip keeps them all).', paths.map((p) => JSON.stringify(p)).join(t(' and ')));
+}
+
+/** See ExportWriter.clashes. Paths the export refuses anyway are left out. */
+function clashesOf(paths: readonly string[], rule: NameRule, t: Translate): string[][] {
+  if (!rule.ignoreCase && !rule.ignoreNormalization) return [];
+  const byKey = new Map<string, string[]>();
+  const exact = new Set<string>();
+  for (const p of paths) {
+    let segments: string[];
+    try {
+      segments = exportSegments(p, t);
+    } catch {
+      continue;
+    }
+    const name = segments.join('/');
+    if (exact.has(name)) continue; // the same file under two spellings of the path: the second is refused as such
+    exact.add(name);
+    const key = nameKey(name, rule);
+    const group = byKey.get(key);
+    if (group) group.push(p);
+    else byKey.set(key, [p]);
+  }
+  return [...byKey.values()].filter((g) => g.length > 1).sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
+}
+
+/** The message of a clash group (for a path refused before anything is written). */
+export function clashMessage(group: readonly string[], t: Translate = english): string {
+  return clashText(group, t);
 }
 
 // ---- .zip (PKWARE APPNOTE 4.3: local headers, data, central directory, end record; no ZIP64)
@@ -242,6 +365,9 @@ export async function zipWriter(file: string, t: Translate = english): Promise<E
       const done = tail.then(write);
       tail = done.catch(() => undefined);
       await done;
+    },
+    clashes() {
+      return []; // a .zip keeps every name; the unzipping tool decides on its disk
     },
     async commit() {
       await tail;

@@ -5,7 +5,8 @@
 // - at most `concurrency` items are worked on at once (the request scheduler below bounds the
 //   requests to the service; this bounds what is held in memory);
 // - cancellation: no item starts after the abort, and the pool settles at once (it does not wait
-//   for the work in flight, whose requests the same signal aborts);
+//   for the work in flight, whose requests the same signal aborts); a sink that writes waits for its
+//   own writes before it cleans up (the export's abort(), ./export.ts);
 // - an error that concerns one file (the service refused it, its reply was unusable) is counted
 //   and the pool goes on; any other (signed out, the service cannot be reached, a disk full) stops
 //   it: the work in flight is aborted and the pool rejects with that error.

@@ -20,18 +20,29 @@
 //
 // The previous form `site-revision:/<display path>?s=…&r=…&p=…` (no authority, so no formatter:
 // titled with the file name alone) still opens.
+//
+// A side of two sites compared (Compare with Another Site's multi-file diff) is the same document
+// under a path of its own, `/<site name>/<path relative to the compared folder>` (its query's `d`),
+// and the authority `side`, formatted `${path} (${query.when})` without the leading `/`: the
+// diff's headers name each side by its site and folder — `Marketing Drive/campaigns/spring
+// (date, author)`, `Marketing Drive (…)` for a file at the root — where the file's own folder
+// alone said `/` for one at the root and the site of neither side.
 import { displaySegments } from './folders';
 import { displayText } from '../util/text';
 
 export const REVISION_SCHEME = 'site-revision';
 /** The authority of revision URIs since titles name the revision (the label formatter applies to it only). */
 export const REVISION_AUTHORITY = 'revision';
+/** The authority of a side of two sites compared (see the header). */
+export const REVISION_SIDE_AUTHORITY = 'side';
 
 export interface RevisionAddress {
   siteId: string;
   revisionId: string;
   /** The exact path the service sent. */
   path: string;
+  /** The URI's path when it is not the file's own (a side of two sites compared; see the header). */
+  shown?: string;
 }
 
 /** The texts a revision's label is made of (see the header). */
@@ -65,10 +76,15 @@ export function labelText(s: string): string {
 /** The components of a revision URI (the current form). */
 export function revisionUriComponents(a: RevisionAddress, label: RevisionLabel = { when: '', of: '' }): { authority: string; path: string; query: string } {
   return {
-    authority: REVISION_AUTHORITY,
-    path: revisionUriPath(a.path),
-    query: JSON.stringify({ s: a.siteId, r: a.revisionId, p: a.path, of: labelText(label.of), when: labelText(label.when) }),
+    authority: a.shown !== undefined ? REVISION_SIDE_AUTHORITY : REVISION_AUTHORITY,
+    path: a.shown ?? revisionUriPath(a.path),
+    query: JSON.stringify({ s: a.siteId, r: a.revisionId, p: a.path, of: labelText(label.of), when: labelText(label.when), ...(a.shown !== undefined ? { d: a.shown } : {}) }),
   };
+}
+
+/** The path of a side of two sites compared: the site's name, then the display path relative to the compared folder. */
+export function sidePath(siteName: string, rel: string): string {
+  return `/${labelText(siteName).replace(/^\.{1,2}$/, (d) => uriSegment(d)) || '\u2014'}${revisionUriPath(rel)}`;
 }
 
 function decode(s: string): string | undefined {
@@ -98,7 +114,7 @@ function parseLegacyQuery(query: string): { siteId?: string; revisionId?: string
   return out;
 }
 
-function parseJsonQuery(query: string): { siteId?: string; revisionId?: string; raw?: string } {
+function parseJsonQuery(query: string): { siteId?: string; revisionId?: string; raw?: string; shown?: string } {
   let v: unknown;
   try {
     v = JSON.parse(query);
@@ -108,7 +124,7 @@ function parseJsonQuery(query: string): { siteId?: string; revisionId?: string; 
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
   const o = v as Record<string, unknown>;
   const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
-  return { siteId: str(o.s), revisionId: str(o.r), raw: str(o.p) };
+  return { siteId: str(o.s), revisionId: str(o.r), raw: str(o.p), shown: str(o.d) };
 }
 
 /**
@@ -116,9 +132,10 @@ function parseJsonQuery(query: string): { siteId?: string; revisionId?: string; 
  * site or revision id, or no raw path in the query and none in the path).
  */
 export function parseRevisionUriComponents(path: string, query: string): RevisionAddress | undefined {
-  const { siteId, revisionId, raw } = query.startsWith('{') ? parseJsonQuery(query) : parseLegacyQuery(query);
+  const q: { siteId?: string; revisionId?: string; raw?: string; shown?: string } = query.startsWith('{') ? parseJsonQuery(query) : parseLegacyQuery(query);
+  const { siteId, revisionId, raw } = q;
   if (!siteId || !revisionId) return undefined;
-  if (raw !== undefined) return { siteId, revisionId, path: raw };
+  if (raw !== undefined) return { siteId, revisionId, path: raw, ...(q.shown !== undefined ? { shown: q.shown } : {}) };
   // No raw path (a hand-made URI): the display path is the best we have.
   const shown = path.replace(/^\/+/, '');
   return shown ? { siteId, revisionId, path: shown } : undefined;
@@ -130,5 +147,5 @@ export function parseRevisionUriComponents(path: string, query: string): Revisio
  * query kept): its path is the display path of the raw path it names.
  */
 export function isRevisionDocument(path: string, a: RevisionAddress): boolean {
-  return path === revisionUriPath(a.path);
+  return path === (a.shown ?? revisionUriPath(a.path));
 }

@@ -3,12 +3,13 @@
 // that no longer exist locally are created. The safety is the single restore's
 // (src/features/revisions: FolderMapping.resolveRestoreTarget — safe path segments, strictly inside the
 // folder, no symbolic link leading out, nothing into .git or .vscode): a path it refuses is
-// listed as not restored.
+// listed as not restored. Each file gets the revision's bytes (../revisions/workingFile.ts: by the
+// editor where it keeps them, else written as they are — said in the confirmation).
 import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
 import type { Log } from '../../workbench/log';
 import type { RevisionsApi } from '../revisions';
-import { addRestoreEdit } from '../revisions/workingFile';
+import { addRestoreEdit, bytesRefusal, informRestored, restoreWay, setLineEnds, writeRestoredBytes, type RestoreWay } from '../revisions/workingFile';
 import { FolderMapping } from '../revisions/mapping';
 import { whenAndWho } from '../revisions/nodes';
 import { inform, message, plain, showWarning, type MessageText } from '../../workbench/messages';
@@ -33,10 +34,9 @@ interface Planned {
   target: RestoreTarget;
   uri: vscode.Uri;
   exists: boolean;
-  text: string;
+  bytes: Uint8Array;
+  way?: RestoreWay;
 }
-
-const decoder = new TextDecoder('utf-8');
 
 function shown(uri: vscode.Uri): string {
   return uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
@@ -74,51 +74,69 @@ export async function restoreMany(targets: RestoreTarget[], revisions: Revisions
         outcome.refused.push({ path: t.path, reason: w.reason });
         continue;
       }
-      const text = decoder.decode(await revisions.store.content(t.site.id, t.revision.id));
-      planned.push({ target: t, uri: w.uri, exists: false, text });
+      planned.push({ target: t, uri: w.uri, exists: false, bytes: await revisions.store.content(t.site.id, t.revision.id) });
     }
   });
   // What the user confirms is what happens: looked at again after the confirmation, and asked
   // again when a file appeared or went meanwhile.
   let confirmed: string | undefined;
+  let lineEndsSet = 0;
   for (let asked = 0; ; asked++) {
-    for (const p of planned) {
+    for (const p of [...planned]) {
       const e = await existsAsFile(p.uri);
-      if (e === 'folder') {
-        outcome.refused.push({ path: p.target.path, reason: vscode.l10n.t('{0} is a folder, not a file.', shown(p.uri)) });
+      const refuse = (reason: string) => {
+        outcome.refused.push({ path: p.target.path, reason });
         planned.splice(planned.indexOf(p), 1);
+      };
+      if (e === 'folder') {
+        refuse(vscode.l10n.t('{0} is a folder, not a file.', shown(p.uri)));
         continue;
       }
       p.exists = e;
+      p.way = await restoreWay(p.uri, e, p.bytes);
+      const dirty = bytesRefusal(p.uri, e, p.way);
+      if (dirty) refuse(dirty);
     }
     if (!planned.length) {
       inform(message('None of the checked files can be restored: {0}', plain(outcome.refused.map((r) => r.reason).join(' '))));
       return outcome;
     }
-    const state = planned.map((p) => `${p.exists}`).join();
+    const state = planned.map((p) => `${p.exists}:${p.way!.kind}`).join();
     if (confirmed !== state) {
       if (asked >= 3) throw new Error(vscode.l10n.t('The checked files keep appearing and disappearing; nothing was restored.'));
       if (!(await confirm(planned, outcome.refused))) return { ...outcome, cancelled: true };
       confirmed = state;
       continue;
     }
+    lineEndsSet += await setLineEnds(planned.map((p) => ({ uri: p.uri, exists: p.exists, way: p.way! })));
     const edit = new vscode.WorkspaceEdit();
-    for (const p of planned) await addRestoreEdit(edit, p.uri, p.exists, p.text);
-    if (await vscode.workspace.applyEdit(edit)) break;
-    if (planned.map((p) => `${p.exists}`).join() === state && (await Promise.all(planned.map((p) => existsAsFile(p.uri)))).map(String).join() === state) {
+    let edits = 0;
+    for (const p of planned) if (await addRestoreEdit(edit, p.uri, p.exists, p.way!, p.bytes)) edits++;
+    if (!edits || (await vscode.workspace.applyEdit(edit))) {
+      for (const p of planned) if (p.exists && p.way!.kind === 'bytes') await writeRestoredBytes(p.uri, p.bytes);
+      break;
+    }
+    if ((await Promise.all(planned.map((p) => existsAsFile(p.uri)))).map(String).join() === planned.map((p) => `${p.exists}`).join()) {
       throw new Error(vscode.l10n.t('VS Code did not apply the restore of the checked files.'));
     }
   }
   outcome.restored = planned.map((p) => p.uri);
-  log.info(`Restored ${planned.length} files in one edit: ${planned.map((p) => `${p.target.site.id}:${p.target.revision.id}`).join(', ')}`);
-  inform(message('Restored {0} files in one edit. Save All to keep them; one Undo reverts them all.', planned.length));
+  const written = planned.filter((p) => p.exists && p.way!.kind === 'bytes');
+  log.info(`Restored ${planned.length} files in one edit: ${planned.map((p) => `${p.target.site.id}:${p.target.revision.id}${p.way!.kind === 'bytes' ? ' (bytes)' : ''}`).join(', ')}`);
+  const edited = planned.filter((p) => p.way!.kind === 'text').map((p) => p.uri);
+  if (lineEndsSet) inform(message('The line ends of {0} restored files were changed to their revisions’ first: a second Undo brings those back.', lineEndsSet));
+  if (!written.length) informRestored(message('Restored {0} files in one edit, not saved yet: Save Them keeps them; one Undo reverts them all.', planned.length), edited);
+  else informRestored(message('Restored {0} files in one edit; {1} of them written to disk byte for byte, as the editor would not have kept them ({2}). Save Them keeps the others; one Undo reverts those.', planned.length, written.length, plain(written.map((p) => `${shown(p.uri)}: ${(p.way as { reason: string }).reason}`).join('; '))), edited);
   return outcome;
 }
 
 async function confirm(planned: Planned[], refused: { path: string; reason: string }[]): Promise<boolean> {
   const lines = planned.map((p) => {
     const who = whenAndWho({ time: p.target.revision.time, item: p.target.revision });
-    return p.exists ? vscode.l10n.t('{0} — revision of {1}', shown(p.uri), who) : vscode.l10n.t('{0} — revision of {1} (created: it does not exist)', shown(p.uri), who);
+    const line = p.exists ? vscode.l10n.t('{0} — revision of {1}', shown(p.uri), who) : vscode.l10n.t('{0} — revision of {1} (created: it does not exist)', shown(p.uri), who);
+    const way = p.way!;
+    if (way.kind === 'text') return line;
+    return p.exists ? vscode.l10n.t('{0}; written to disk byte for byte at once ({1}): Undo cannot bring the current file back', line, way.reason) : vscode.l10n.t('{0}; created on disk byte for byte ({1})', line, way.reason);
   });
   const skipped = refused.map((r) => vscode.l10n.t('Not restored: {0}', r.reason));
   // One line per file, each made inert on its own (a line break between inert lines links nothing).

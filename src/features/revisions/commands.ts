@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
 import type { Log } from '../../workbench/log';
-import { inform, message, plain, showInfo, showWarning, type MessageText } from '../../workbench/messages';
+import { alert, inform, message, plain, showInfo, showWarning, type MessageText } from '../../workbench/messages';
 import { background } from '../../core/util/background';
 import { UnavailableOffline, type Notifier } from '../../workbench/notify';
 import { isOffline } from '../sites/viewState';
@@ -18,7 +18,7 @@ import { documentLength, fitsDiff, formatBytes } from './diffGuard';
 import { notAvailableOffline, revisionDocumentUri } from './fileSystem';
 import { exactDate, fileName, LoadMoreNode, RevisionNode, revisionLabel, revisionTitle, whenAndWho, type RevisionRef } from './nodes';
 import { notDone, ok, shownUri, type Outcome } from './outcome';
-import { addRestoreEdit, statOf, workingFileOf } from './workingFile';
+import { addRestoreEdit, bytesRefusal, restoreInEditor, restoreWay, statOf, workingFileOf, writeRestoredBytes, type RestoreWay } from './workingFile';
 
 const decoder = new TextDecoder('utf-8');
 
@@ -191,10 +191,13 @@ export class RevisionCommands implements RevisionActions {
   async restore(ref: RevisionRef): Promise<Outcome> {
     const w = await workingFileOf(this.ctl.mapping, this.deps.log, ref, 'restore');
     if ('done' in w) return w;
-    const text = decoder.decode(await this.content(ref));
+    const bytes = await this.content(ref);
     // What the user confirms is what happens: the file is looked at again after the confirmation,
-    // and if it appeared (or went) meanwhile, the user is asked again with the new consequence.
-    let confirmed: boolean | undefined;
+    // and if it appeared (or went) meanwhile, or must now be written otherwise, the user is asked
+    // again with the new consequence.
+    let confirmed: string | undefined;
+    let way: RestoreWay;
+    let exists: boolean;
     for (let asked = 0; ; asked++) {
       const st = await statOf(w.uri);
       if (st && !(st.type & vscode.FileType.File)) {
@@ -202,42 +205,59 @@ export class RevisionCommands implements RevisionActions {
         alert(msg);
         return notDone('refused', msg);
       }
-      const exists = !!st;
-      if (confirmed !== exists) {
+      exists = !!st;
+      way = await restoreWay(w.uri, exists, bytes);
+      const refused = bytesRefusal(w.uri, exists, way);
+      if (refused) {
+        alert(plain(refused));
+        return notDone('refused', refused);
+      }
+      const state = `${exists}:${way.kind}`;
+      if (confirmed !== state) {
         if (asked >= 3) throw new Error(vscode.l10n.t('{0} keeps appearing and disappearing; the revision was not restored.', shownUri(w.uri)));
-        if (!(await this.confirmRestore(ref, w.uri, exists))) return notDone('cancelled');
-        confirmed = exists;
+        if (!(await this.confirmRestore(ref, w.uri, exists, way))) return notDone('cancelled');
+        confirmed = state;
         continue;
       }
-      if (await this.applyRestore(w.uri, exists, text)) break;
+      if (await this.applyRestore(w.uri, exists, way, bytes)) break;
       // Not applied: unless the file appeared or went in between, VS Code refused the edit.
       if (!!(await statOf(w.uri)) === exists) throw new Error(vscode.l10n.t('VS Code did not apply the restore to {0}.', shownUri(w.uri)));
     }
     const doc = await vscode.workspace.openTextDocument(w.uri);
     await vscode.window.showTextDocument(doc, { preview: false });
-    this.deps.log.info(`Restored revision ${ref.item.id} of site ${ref.site.id} into ${shownUri(w.uri)}`);
-    inform(message('Restored {0} to the revision of {1}. Save to keep it; Undo reverts it.', plain(fileName(ref.path)), plain(whenAndWho(ref))));
+    this.deps.log.info(`Restored revision ${ref.item.id} of site ${ref.site.id} into ${shownUri(w.uri)}${way.kind === 'bytes' ? ` byte for byte (${way.reason})` : ''}`);
+    if (way.kind === 'text') inform(message('Restored {0} to the revision of {1}. Save to keep it; Undo reverts it.', plain(fileName(ref.path)), plain(whenAndWho(ref))));
+    else if (exists) inform(message('Restored {0} to the revision of {1}: written to disk byte for byte, as the editor would not have kept them ({2}).', plain(fileName(ref.path)), plain(whenAndWho(ref)), plain(way.reason)));
+    else inform(message('Restored {0} to the revision of {1}: created on disk byte for byte, as the editor would not have kept them ({2}). Undo removes it.', plain(fileName(ref.path)), plain(whenAndWho(ref)), plain(way.reason)));
     this.ctl.tree.changed();
     return ok({ uri: w.uri });
   }
 
-  private async confirmRestore(ref: RevisionRef, uri: vscode.Uri, exists: boolean): Promise<boolean> {
-    const detail = exists
-      ? message('{0} will get the content of revision {1} ({2}). Unsaved changes in it are replaced too; Undo in the editor brings everything back.', plain(shownUri(uri)), plain(ref.item.id), plain(exactDate(ref)))
-      : message('{0} does not exist: it will be created with the content of revision {1} ({2}).', plain(shownUri(uri)), plain(ref.item.id), plain(exactDate(ref)));
+  private async confirmRestore(ref: RevisionRef, uri: vscode.Uri, exists: boolean, way: RestoreWay): Promise<boolean> {
+    const detail =
+      way.kind === 'bytes'
+        ? exists
+          ? message('{0} will be written with the bytes of revision {1} ({2}) at once, not through the editor: {3}. Undo cannot bring the current file back.', plain(shownUri(uri)), plain(ref.item.id), plain(exactDate(ref)), plain(way.reason))
+          : message('{0} does not exist: it will be created on disk with the bytes of revision {1} ({2}), not through the editor: {3}. Undo removes it.', plain(shownUri(uri)), plain(ref.item.id), plain(exactDate(ref)), plain(way.reason))
+        : exists
+          ? message('{0} will get the content of revision {1} ({2}). Unsaved changes in it are replaced too; Undo in the editor brings everything back.', plain(shownUri(uri)), plain(ref.item.id), plain(exactDate(ref)))
+          : message('{0} does not exist: it will be created with the content of revision {1} ({2}).', plain(shownUri(uri)), plain(ref.item.id), plain(exactDate(ref)));
     const restoreButton = vscode.l10n.t('Restore');
     return (await showWarning(message('Restore {0} to the revision of {1}?', plain(fileName(ref.path)), plain(whenAndWho(ref))), { modal: true, detail }, restoreButton)) === restoreButton;
   }
 
   /**
    * One undoable edit: the whole text replaced, or the file created (never over one that
-   * appeared since it was looked at: the edit then fails) with the text. False when VS Code did
-   * not apply it.
+   * appeared since it was looked at: the edit then fails) with the text or the bytes; an
+   * existing file by the byte way is written after it. False when VS Code did not apply it.
    */
-  private async applyRestore(uri: vscode.Uri, exists: boolean, text: string): Promise<boolean> {
+  private async applyRestore(uri: vscode.Uri, exists: boolean, way: RestoreWay, bytes: Uint8Array): Promise<boolean> {
+    const inEditor = await restoreInEditor(uri, exists, way);
+    if (inEditor !== undefined) return inEditor;
     const edit = new vscode.WorkspaceEdit();
-    await addRestoreEdit(edit, uri, exists, text);
-    return vscode.workspace.applyEdit(edit);
+    if ((await addRestoreEdit(edit, uri, exists, way, bytes)) && !(await vscode.workspace.applyEdit(edit))) return false;
+    if (way.kind === 'bytes' && exists) await writeRestoredBytes(uri, bytes);
+    return true;
   }
 
   async copy(ref: RevisionRef): Promise<Outcome> {

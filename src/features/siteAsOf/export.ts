@@ -1,9 +1,11 @@
 // "Export…": the site (or folder) as of the moment into a folder of the user's choice, or a .zip,
 // for recovery when no working copy exists. A folder that is not empty asks first. The writer
 // (src/core/asof/export.ts) writes nothing outside the chosen folder and nothing at all when the export
-// is cancelled or fails; a path it refuses is said, and left out.
+// is cancelled or fails; a path it refuses is said, and left out — paths that differ only in case
+// on a disk that does not tell them apart are found before anything is written. The progress
+// lasts as long as the export: the commit, or the clean-up after a cancel, is part of it.
 import * as vscode from 'vscode';
-import { ExportPathError, exportSegments, folderState, folderWriter, zipWriter } from '../../core/asof/export';
+import { clashMessage, ExportPathError, exportSegments, folderState, folderWriter, zipWriter } from '../../core/asof/export';
 import { translate } from '../../workbench/l10n';
 import { inform, message, plain, showWarning } from '../../workbench/messages';
 import { displayText } from '../../core/util/text';
@@ -65,12 +67,18 @@ export async function exportAsOf(run: AsOfRun, abort: AbortController, deps: Sit
     outcome.refused.push({ path: p, reason: e.message });
     deps.log.warn(`Export refused a revision path: ${e.message}`);
   };
-  try {
-    const r = await withRunProgress(AS_OF_VIEW, vscode.l10n.t('Exporting {0} as of {1}', scopeText(run.scope), run.moment.label), abort, (report) =>
-      readAsOf(run, deps.revisions.store, abort.signal, report, {
+  // Before anything is written: the paths this disk would take for one file.
+  const clashed = new Map<string, string>();
+  for (const group of writer.clashes((run.result?.files ?? []).map((f) => f.path))) for (const p of group) clashed.set(p, clashMessage(group, translate));
+  const title = vscode.l10n.t('Exporting {0} as of {1}', scopeText(run.scope), run.moment.label);
+  const cancelled = await withRunProgress(AS_OF_VIEW, title, abort, async (report) => {
+    try {
+      const r = await readAsOf(run, deps.revisions.store, abort.signal, report, {
         want: (f) => {
           try {
             exportSegments(f.path, translate);
+            const clash = clashed.get(f.path);
+            if (clash) throw new ExportPathError(f.path, clash);
             return true;
           } catch (e) {
             refuse(f.path, e);
@@ -78,19 +86,21 @@ export async function exportAsOf(run: AsOfRun, abort: AbortController, deps: Sit
           }
         },
         take: (f, bytes) => writer.add(f.path, bytes, f.revision.time).catch((e: unknown) => refuse(f.path, e)),
-      }),
-    );
-    if (r.cancelled || abort.signal.aborted) {
+      });
+      if (r.cancelled || abort.signal.aborted) {
+        await writer.abort();
+        return true;
+      }
+      outcome.files = (await writer.commit()).files;
+      return false;
+    } catch (e) {
       await writer.abort();
-      return { ...outcome, cancelled: true };
+      throw e;
     }
-    outcome.files = (await writer.commit()).files;
-  } catch (e) {
-    await writer.abort();
-    throw e;
-  }
+  });
+  if (cancelled) return { ...outcome, cancelled: true };
   deps.log.info(`Exported ${outcome.files} files of ${scopeText(run.scope)} as of ${run.moment.label} into ${outcome.target}${outcome.refused.length ? `; ${outcome.refused.length} paths refused` : ''}`);
-  if (outcome.refused.length) inform(message('{0} paths of the site are not exported: {1}', outcome.refused.length, plain(outcome.refused.map((x) => x.reason).join(' '))));
+  if (outcome.refused.length) inform(message('{0} paths of the site are not exported: {1}', outcome.refused.length, plain([...new Set(outcome.refused.map((x) => x.reason))].join(' '))));
   inform(message('Exported {0} files of {1} as of {2} into {3}.', outcome.files, plain(scopeText(run.scope)), plain(run.moment.label), plain(outcome.target!)));
   return outcome;
 }

@@ -7,9 +7,10 @@
 import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
 import { zoneText, type AsOfFile, type AsOfProgress, type AsOfResult, type CompareResult, type NotYetFile } from '../../core/asof';
-import { revisionDocumentUri } from '../revisions/fileSystem';
+import { revisionDocumentUri, revisionUri } from '../revisions/fileSystem';
+import { sidePath } from '../../core/model/uri';
 import { naturalCompare } from '../../core/model/folders';
-import type { RevisionRef } from '../revisions/nodes';
+import { revisionLabel, type RevisionRef } from '../revisions/nodes';
 import { formatShortLocal } from '../../core/model/time';
 import { MessageNode } from '../../workbench/tree/message';
 import { TreeNode } from '../../workbench/tree/node';
@@ -333,10 +334,12 @@ class CompareGroupNode extends TreeNode {
 
 /** The revision documents of a pair (either side may be missing) and the title of their diff. */
 export function pairUris(run: CompareRun, rel: string, a: AsOfFile | undefined, b: AsOfFile | undefined): { left?: vscode.Uri; right?: vscode.Uri; title: string } {
-  const left = a && revisionDocumentUri(refOf(run.a.site, a.path, a.revision));
-  const right = b && revisionDocumentUri(refOf(run.b.site, b.path, b.revision));
-  const side = (s: AsOfScope, f: AsOfFile | undefined) => [displayText(s.site.name) || s.site.id, ...(f ? [when(f.revision)] : [])].join(', ');
-  return { ...(left ? { left } : {}), ...(right ? { right } : {}), title: vscode.l10n.t('{0} ({1}) ↔ ({2})', displayText(fileName(rel)), side(run.a, a), side(run.b, b)) };
+  // Each side under its site's name (the diff's headers name both; src/core/model/uri.ts).
+  const side = (scope: AsOfScope, f: AsOfFile) => revisionUri({ siteId: scope.site.id, revisionId: f.revision.id, path: f.path, shown: sidePath(displayText(scope.site.name) || scope.site.id, rel) }, revisionLabel(refOf(scope.site, f.path, f.revision)));
+  const left = a && side(run.a, a);
+  const right = b && side(run.b, b);
+  const named = (s: AsOfScope, f: AsOfFile | undefined) => [displayText(s.site.name) || s.site.id, ...(f ? [when(f.revision)] : [])].join(', ');
+  return { ...(left ? { left } : {}), ...(right ? { right } : {}), title: vscode.l10n.t('{0} ({1}) ↔ ({2})', displayText(fileName(rel)), named(run.a, a), named(run.b, b)) };
 }
 
 class CompareFileNode extends TreeNode {

@@ -36,27 +36,55 @@ export async function openDiffs(title: string, resources: DiffResources): Promis
   return { how: 'oneByOne', resources };
 }
 
+/** A run shorter than this shows no progress notification (the view's progress bar only). */
+export const NOTIFY_AFTER_MS = 1000;
 /**
- * Runs `work` with its progress in the view (its progress bar) and in a notification whose Cancel
- * aborts `abort`; `report` takes the progress.
+ * How long VS Code keeps a progress notification once shown, however soon its work ends (800 ms
+ * in its ProgressService; with room for the message to reach the workbench).
  */
-export function withRunProgress<T>(viewId: string, title: string, abort: AbortController, work: (report: (p: Run['progress']) => void) => Promise<T>): Promise<T> {
+const SHOWN_AT_LEAST_MS = 1000;
+
+/**
+ * Runs `work` with its progress in the view (its progress bar) and, once it has run for
+ * NOTIFY_AFTER_MS, in a notification whose Cancel aborts `abort`; `report` takes the progress.
+ * It resolves once that notification is gone, so that the message a command shows next never
+ * stands beside a progress that looks unfinished ("Exporting … 0 / 9 files" beside "Exported 7
+ * files": the work ended within VS Code's minimum display time, before its last count arrived).
+ */
+export async function withRunProgress<T>(viewId: string, title: string, abort: AbortController, work: (report: (p: Run['progress']) => void) => Promise<T>): Promise<T> {
   let text: ((m: string) => void) | undefined;
-  const done = work((p) => text?.(progressText(p)));
+  let last: string | undefined;
+  const done = work((p) => {
+    last = progressText(p);
+    text?.(last);
+  });
   const settled = done.then(
     () => undefined,
     () => undefined,
   );
   background('Showing the progress in the view', vscode.window.withProgress({ location: { viewId } }, () => settled));
-  background(
-    'Showing the progress',
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-      token.onCancellationRequested(() => abort.abort());
-      text = (m) => progress.report({ message: m });
-      return settled;
-    }),
-  );
-  return done;
+  let shownAt: number | undefined;
+  const timer = setTimeout(() => {
+    shownAt = performance.now();
+    background(
+      'Showing the progress',
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+        token.onCancellationRequested(() => abort.abort());
+        text = (m) => progress.report({ message: m });
+        if (last) text(last);
+        return settled;
+      }),
+    );
+  }, NOTIFY_AFTER_MS);
+  try {
+    return await done;
+  } finally {
+    clearTimeout(timer);
+    if (shownAt !== undefined) {
+      const left = shownAt + SHOWN_AT_LEAST_MS - performance.now();
+      if (left > 0) await new Promise((r) => setTimeout(r, left));
+    }
+  }
 }
 
 /** A working file's bytes (its unsaved text when it is open), or undefined when there is none. */
@@ -70,6 +98,4 @@ export async function workingBytes(uri: vscode.Uri): Promise<Uint8Array | undefi
   }
 }
 
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.byteLength === b.byteLength && Buffer.compare(a, b) === 0;
-}
+export { sameBytes } from '../../core/util/bytes';

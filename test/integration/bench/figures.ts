@@ -31,6 +31,12 @@ export interface HostFigures {
    * from memory (warm).
    */
   diffGuard?: { bytes: number; samples: { cold: boolean; ms: number; outcome: string; loop: LoopFigures }[] };
+  /**
+   * "Restore Into Local Folder…" of a site as it was (200 files of 1 MB to create): V8's used heap
+   * after a full collection while its confirmation waits, and its highest sample while the plan
+   * was read, each minus before the restore (test/integration/restorePlan.ts).
+   */
+  restorePlan?: PlanHeap[];
   /** Size of the bundle the fresh copies were loaded from. */
   bundleBytes?: number;
   errors: string[];
@@ -43,4 +49,17 @@ export interface LoopFigures {
   meanMs: number;
   samples: number;
   heldMs?: number;
+  heldP99Ms?: number;
+}
+
+/** What an as-of restore's plan held (test/integration/restorePlan.ts). */
+export interface PlanHeap {
+  files: number;
+  bytes: number;
+  /** V8's used heap after a full collection while the confirmation waits, minus before the restore (MB). */
+  heldMB: number;
+  /** The highest sample of V8's used heap while the plan was read, minus before (MB). */
+  peakMB: number;
+  /** Rows the confirmation listed. */
+  listed: number;
 }
