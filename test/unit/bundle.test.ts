@@ -35,6 +35,7 @@ const LAZY: [entry: RegExp, modules: RegExp][] = [
   [/^src\/features\/scm\/index\.ts$/, /^src\/features\/scm\/(?!register\.ts$|names\.ts$)|^src\/core\/status\//],
   [/^src\/features\/sites\/commands\.ts$/, /^src\/features\/sites\/commands\.ts$/],
   [/^src\/features\/auth\/diskStore\.ts$/, /^src\/core\/store\/(?!account\.ts$)/],
+  [/^src\/features\/siteImport\/index\.ts$/, /^src\/features\/siteImport\/(?!register\.ts$|names\.ts$)|^src\/core\/siteImport\/|^node_modules\/(fast-xml-parser|jsonc-parser|strnum|@nodable|path-expression-matcher|xml-naming|is-unsafe)\//],
   [/^src\/features\/sites\/siteEditor\.ts$/, /^src\/features\/sites\/(siteEditor|siteForm|formFields|formTexts|protocol)\.ts$/],
 ];
 

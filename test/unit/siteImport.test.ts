@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { siteForm } from '../../src/core/api/client';
 import { SITE_STRING_FIELDS, type Site } from '../../src/core/api/types';
 import { decodeRemoteDir } from '../../src/core/siteImport/filezilla';
 import { decodeDreamweaverPassword } from '../../src/core/siteImport/dreamweaver';
@@ -438,5 +439,13 @@ describe('site export, read back by the import', () => {
     assert.deepEqual(fs.readdirSync(tmp).filter((f) => f.endsWith('.tmp')), []);
     await writePrivateFile(file, 'after');
     assert.equal(fs.readFileSync(file, 'utf8'), 'after');
+  });
+});
+
+describe('site import: upload_on_save in Save Site', () => {
+  it('is sent when set (a Site field outside the spec’s Save Site list), never otherwise', () => {
+    assert.deepEqual(siteForm({ name: 'x', upload_on_save: 1 }), [['name', 'x'], ['upload_on_save', '1']]);
+    assert.deepEqual(siteForm({ name: 'x', upload_on_save: '0' }), [['name', 'x'], ['upload_on_save', '0']]);
+    assert.deepEqual(siteForm({ name: 'x' }), [['name', 'x']]);
   });
 });

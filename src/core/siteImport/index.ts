@@ -13,6 +13,7 @@ import { readWinScp } from './winscp';
 import { parseXml } from './xml';
 
 export * from './types';
+export { decodeImportText, readImportBytes } from './text';
 export { sameSite, siteKey } from './match';
 export { exportFileZilla, exportSftpJson, writePrivateFile, type ExportOptions } from './export';
 
