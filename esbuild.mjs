@@ -93,6 +93,9 @@ export const options = {
   external: ['vscode'],
   define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
   banner: { js: 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);const __dirname=import.meta.dirname;' },
+  // jsonc-parser's `main` is a UMD build whose factory requires its own files through a parameter,
+  // which esbuild cannot follow (the chunk would require ./impl/… at run time): its ES-module build.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   plugins: [],
 };
 

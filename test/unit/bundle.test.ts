@@ -21,6 +21,7 @@ import { createFakeVscode, fakeContext } from '../../bench/fakeVscode';
 import type { ExtensionApi } from '../../src/extension';
 import { HISTORY_COMMANDS } from '../../src/features/history/names';
 import { REVISION_COMMANDS } from '../../src/features/revisions/names';
+import { SITE_IMPORT_COMMANDS } from '../../src/features/siteImport/names';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -176,6 +177,12 @@ describe('the build: ES modules split into chunks', function () {
       assert.deepEqual(Object.keys(features.commands).sort(), [...HISTORY_COMMANDS].sort());
       for (const id of HISTORY_COMMANDS) assert.equal(typeof features.commands[id], 'function', id);
       assert.equal(await api.history(), features, 'loaded once');
+    });
+
+    it('Import Sites, loaded on first use with its parsers (their chunk requires no file at run time), hands over a handler for each of its commands', async () => {
+      const f = await api.siteImport();
+      assert.deepEqual(Object.keys(f).filter((k) => k.startsWith('siteRevisions.')).sort(), [...SITE_IMPORT_COMMANDS].sort());
+      assert.equal(await api.siteImport(), f, 'loaded once');
     });
 
     it('the editor features, loaded on first use, work on the objects activation made', async () => {

@@ -1,9 +1,9 @@
 // "Already on the service": the same server type, host, port, user and home directory, compared
 // as the service would reach them (docs/decisions.md, "Import: sites already on the service").
 import type { Site } from '../api/types';
-import type { ImportedFields } from './types';
 
-type Comparable = Pick<ImportedFields, 'server_type' | 'domain' | 'port' | 'ftp_user' | 'dir' | 'encryption'>;
+/** What two sites are compared on (an imported site's fields, or a site of the service). */
+export type Comparable = { [K in 'server_type' | 'domain' | 'port' | 'ftp_user' | 'dir' | 'encryption']?: string };
 
 function defaultPort(type: string, encryption: string | undefined, domain: string): string {
   switch (type) {
@@ -40,5 +40,5 @@ export function siteKey(s: Comparable): string {
 
 /** Whether an imported site is one the service already has. */
 export function sameSite(a: Comparable, b: Site | Comparable): boolean {
-  return siteKey(a) === siteKey(b as Comparable);
+  return siteKey(a) === siteKey(b);
 }

@@ -7,22 +7,22 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Site, SiteFields } from '../../core/api/types';
+import type { Site } from '../../core/api/types';
 import { background } from '../../core/util/background';
 import { displayText } from '../../core/util/text';
-import { decodeImportText, FORMAT_LABELS, ImportFileError, IMPORT_LIMITS, parseSiteFile, parseSiteText, sameSite, type ImportedSite, type ImportResult } from '../../core/siteImport';
+import { decodeImportText, ImportFileError, IMPORT_LIMITS, parseSiteFile, parseSiteText, sameSite, type ImportResult } from '../../core/siteImport';
+import { previewRows, tickedAtFirst, type Preview, type PreviewRow } from './preview';
 import { translate } from '../../workbench/l10n';
 import type { Log } from '../../workbench/log';
 import { message, plain, showError, showInfo, showWarning, type MessageText } from '../../workbench/messages';
 import { describeError, type Notifier } from '../../workbench/notify';
 import type { Session } from '../auth/session';
 import type { FolderMapping } from '../revisions/mapping';
-import { isServerType } from '../sites/formFields';
-import { defaultValues, formToFields, validate, type FormValues } from '../sites/siteForm';
 import type { SitesModel } from '../sites/sitesModel';
 import { exportSites } from './exportSites';
 import type { SiteImportCommand } from './names';
 import { UploadOnSaveRecord } from './uploadOnSave';
+export { formValues, previewRows, saveFields, tickedAtFirst, type Preview, type PreviewRow } from './preview';
 // Loaded on first use: importing the entry keeps what activation loads in one file (esbuild.mjs).
 import '../../extension';
 
@@ -36,29 +36,6 @@ export interface SiteImportDeps {
   account: () => string | undefined;
 }
 
-/** One row of the preview. */
-export interface PreviewRow {
-  site: ImportedSite;
-  /** The Save Site fields it is saved with (password included when one came with it). */
-  fields: SiteFields;
-  /** The site on the service that is the same one (type, host, port, user, directory). */
-  existing?: Site;
-  /** Another row of the import that is the same site (the first one wins). */
-  repeats?: string;
-  /** Why it cannot be imported (the form's rules), when it cannot. */
-  invalid?: string;
-  /** The file it came from. */
-  file: string;
-}
-
-/** What an import of files gives the preview: its rows, the entries left out, the formats. */
-export interface Preview {
-  rows: PreviewRow[];
-  leftOut: { name: string; reason: string; file: string }[];
-  formats: string[];
-  files: string[];
-}
-
 /** The outcome of the saves. */
 export interface ImportOutcome {
   saved: { row: PreviewRow; siteId: string }[];
@@ -70,46 +47,6 @@ export interface ImportOutcome {
 /** `$(` would draw an icon in a quick pick's label or description: broken up (as the alert does for authors). */
 function shown(s: string): string {
   return displayText(s).replace(/\$\(/g, '$\u200b(');
-}
-
-/** The form values of an imported site: the type's defaults, then what the file gave. */
-export function formValues(site: ImportedSite): FormValues {
-  const type = isServerType(site.fields.server_type) ? site.fields.server_type : 'FTP';
-  const v = defaultValues(type);
-  for (const [k, val] of Object.entries(site.fields)) if (k in v && typeof val === 'string') (v as Record<string, string>)[k] = val;
-  return v;
-}
-
-/** The Save Site fields of an imported site (as a new site from the form), with its upload_on_save. */
-export function saveFields(site: ImportedSite): SiteFields {
-  const fields = formToFields(formValues(site), { mode: 'create', passwordEdited: { ftp_pass: site.passwordIncluded, db_password: false } });
-  if (site.fields.upload_on_save) fields.upload_on_save = site.fields.upload_on_save === '1' ? 1 : 0;
-  return fields;
-}
-
-/** Rows for the preview: the form's rules, the sites already on the service, repeats within the import. */
-export function previewRows(results: { file: string; result: ImportResult }[], existing: readonly Site[]): Preview {
-  const rows: PreviewRow[] = [];
-  const leftOut: Preview['leftOut'] = [];
-  for (const { file, result } of results) {
-    for (const l of result.leftOut) leftOut.push({ name: l.name || l.source, reason: l.reason, file });
-    for (const site of result.sites) {
-      const problems = validate(formValues(site));
-      const row: PreviewRow = { site, fields: saveFields(site), file };
-      if (problems.length) row.invalid = problems[0]!.message;
-      const on = existing.find((s) => sameSite(site.fields, s));
-      if (on) row.existing = on;
-      const twin = rows.find((r) => !r.invalid && sameSite(r.site.fields, site.fields));
-      if (twin && !on) row.repeats = twin.site.fields.name;
-      rows.push(row);
-    }
-  }
-  return { rows, leftOut, formats: [...new Set(results.map((r) => FORMAT_LABELS[r.result.format]))], files: results.map((r) => r.file) };
-}
-
-/** Whether a row is ticked when the preview opens. */
-export function tickedAtFirst(r: PreviewRow): boolean {
-  return !r.invalid && !r.existing && !r.repeats;
 }
 
 type Item = vscode.QuickPickItem & { row?: PreviewRow; blocked?: boolean };
