@@ -60,15 +60,19 @@ function rowItem(r: PreviewRow): Item {
     f.dir ? vscode.l10n.t('home {0}', f.dir) : vscode.l10n.t('home: the login folder'),
     r.site.passwordIncluded ? vscode.l10n.t('password included') : vscode.l10n.t('no password'),
   ];
-  const notes: string[] = [];
-  if (r.invalid) notes.push(vscode.l10n.t('Cannot be imported: {0}', r.invalid));
-  else if (r.existing) notes.push(vscode.l10n.t('Already on the service as “{0}”', r.existing.name));
-  else if (r.repeats) notes.push(vscode.l10n.t('The same site as “{0}” above', r.repeats));
-  if (r.site.notCarried.length) notes.push(vscode.l10n.t('Not carried over: {0}', r.site.notCarried.join('; ')));
+  const status = r.invalid
+    ? vscode.l10n.t('Cannot be imported: {0}', r.invalid)
+    : r.existing
+      ? vscode.l10n.t('Already on the service as “{0}”', r.existing.name)
+      : r.repeats
+        ? vscode.l10n.t('The same site as “{0}” above', r.repeats)
+        : '';
+  const notCarried = r.site.notCarried.length ? vscode.l10n.t('Not carried over: {0}', r.site.notCarried.join('; ')) : '';
   return {
     label: `${r.invalid ? '$(error) ' : r.existing || r.repeats ? '$(pass-filled) ' : ''}${shown(f.name)}`,
     description: shown(where),
-    detail: shown([details.join(' · '), ...notes].join(' — ')),
+    // What decides the tick first (a long line is cut at the end): the status, the sign-in, then what is not carried.
+    detail: shown([status, details.join(' · '), notCarried].filter(Boolean).join(' — ')),
     picked: tickedAtFirst(r),
     row: r,
     blocked: !!r.invalid,

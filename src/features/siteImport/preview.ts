@@ -1,10 +1,10 @@
 // The import's preview as data (no `vscode`: the benchmark runs it in plain Node): each imported
 // site's Save Site fields, checked against the site form's own rules, matched with the sites
 // already on the service and with the rows before it.
-import type { Site, SiteFields } from '../../core/api/types';
+import type { ServerType, Site, SiteFields } from '../../core/api/types';
 import { FORMAT_LABELS, siteKey, type ImportedSite, type ImportResult } from '../../core/siteImport';
-import { isServerType } from '../sites/formFields';
-import { defaultValues, formToFields, validate, type FormValues } from '../sites/siteForm';
+import { fieldSpecs, isServerType, type FieldSpec } from '../sites/formFields';
+import { defaultValues, formToFields, validateWith, type FormValues } from '../sites/siteForm';
 
 /** One row of the preview. */
 export interface PreviewRow {
@@ -29,19 +29,31 @@ export interface Preview {
   files: string[];
 }
 
+// The form's fields and defaults per server type, made once (fieldSpecs copies its specs on every call).
+const byType = new Map<ServerType, { specs: FieldSpec[]; defaults: FormValues }>();
+function typeInfo(type: ServerType): { specs: FieldSpec[]; defaults: FormValues } {
+  let info = byType.get(type);
+  if (!info) byType.set(type, (info = { specs: fieldSpecs(type), defaults: defaultValues(type) }));
+  return info;
+}
+
 /** The form values of an imported site: the type's defaults, then what the file gave. */
 export function formValues(site: ImportedSite): FormValues {
-  const type = isServerType(site.fields.server_type) ? site.fields.server_type : 'FTP';
-  const v = defaultValues(type);
+  const v = { ...typeInfo(isServerType(site.fields.server_type) ? site.fields.server_type : 'FTP').defaults };
   for (const [k, val] of Object.entries(site.fields)) if (k in v && typeof val === 'string') (v as Record<string, string>)[k] = val;
   return v;
 }
 
 /** The Save Site fields of an imported site (as a new site from the form), with its upload_on_save. */
-export function saveFields(site: ImportedSite): SiteFields {
-  const fields = formToFields(formValues(site), { mode: 'create', passwordEdited: { ftp_pass: site.passwordIncluded, db_password: false } });
+export function saveFields(site: ImportedSite, values: FormValues = formValues(site)): SiteFields {
+  const fields = formToFields(values, { mode: 'create', passwordEdited: { ftp_pass: site.passwordIncluded, db_password: false } });
   if (site.fields.upload_on_save) fields.upload_on_save = site.fields.upload_on_save === '1' ? 1 : 0;
   return fields;
+}
+
+/** The first rule of the site form the imported site breaks, in its words; undefined when none. */
+export function formProblem(site: ImportedSite, values: FormValues = formValues(site)): string | undefined {
+  return validateWith(typeInfo(isServerType(site.fields.server_type) ? site.fields.server_type : 'FTP').specs, values)[0]?.message;
 }
 
 /** Rows for the preview: the form's rules, the sites already on the service, repeats within the import. */
@@ -55,10 +67,11 @@ export function previewRows(results: { file: string; result: ImportResult }[], e
   for (const { file, result } of results) {
     for (const l of result.leftOut) leftOut.push({ name: l.name || l.source, reason: l.reason, file });
     for (const site of result.sites) {
-      const problems = validate(formValues(site));
-      const row: PreviewRow = { site, fields: saveFields(site), file };
+      const values = formValues(site);
+      const row: PreviewRow = { site, fields: saveFields(site, values), file };
       const key = siteKey(site.fields);
-      if (problems.length) row.invalid = problems[0]!.message;
+      const problem = formProblem(site, values);
+      if (problem) row.invalid = problem;
       const on = onService.get(key);
       if (on) row.existing = on;
       else if (!row.invalid && earlier.has(key)) row.repeats = earlier.get(key)!;
