@@ -93,6 +93,6 @@ export function readCyberduck(root: XmlElement, source: string, t: Translate = e
   if (s('Comment')) notCarried.push(t('the comment'));
   if (s('Download Folder')) notCarried.push(t('the download folder {0}', s('Download Folder')));
   if (s('Timezone')) notCarried.push(t('the server’s time zone'));
-  rows.add({ fields, passwordIncluded: false, notCarried, source });
+  rows.add({ fields, passwordIncluded: false, notCarried, source, passwordNote: notCarried[0]! });
   return { format: 'cyberduck', sites: rows.sites, leftOut: rows.leftOut };
 }

@@ -51,6 +51,11 @@ function readServer(s: XmlElement, name: string, source: string, web: string, lo
   const a = (n: string) => (attr(s, n) ?? '').trim();
   const access = a('accesstype').toLowerCase();
   const notCarried: string[] = [];
+  let passwordNote: string | undefined;
+  const noPassword = (why: string) => {
+    notCarried.push(why);
+    passwordNote = why;
+  };
   let host = a('host');
   let p = port(a('port'));
   // Before CS5 a port was written after the host (`ftp.example.com:2121`).
@@ -86,15 +91,15 @@ function readServer(s: XmlElement, name: string, source: string, web: string, lo
   const pw = a('pw');
   if (pw) {
     const decoded = decodeDreamweaverPassword(pw);
-    if (decoded === undefined) notCarried.push(t('the password: it does not decode'));
+    if (decoded === undefined) noPassword(t('the password: it does not decode'));
     else {
       fields.ftp_pass = decoded;
       passwordIncluded = true;
     }
-  } else if (flag(a('savepw')) === '0') notCarried.push(t('the password: Dreamweaver did not save it'));
+  } else if (flag(a('savepw')) === '0') noPassword(t('the password: Dreamweaver did not save it'));
   const url = a('weburl') || web;
   if (/^https?:\/\//i.test(url)) fields.web_url = url;
   if (localRoot) notCarried.push(t('the local folder {0}: map one with “Map Site to Local Folder…”', localRoot));
   if (child(s, 'checkout') || flag(a('checkoutfiles')) === '1') notCarried.push(t('Dreamweaver’s check in / check out'));
-  rows.add({ fields, passwordIncluded, notCarried, source });
+  rows.add({ fields, passwordIncluded, notCarried, source, ...(passwordNote ? { passwordNote } : {}) });
 }

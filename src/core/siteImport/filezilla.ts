@@ -107,6 +107,11 @@ function readServer(el: XmlElement, folders: string[], source: string, rows: Row
   const protocolNumber = Number(v('Protocol') || '0');
   const protocol = FILEZILLA_PROTOCOLS[protocolNumber];
   const notCarried: string[] = [];
+  let passwordNote: string | undefined;
+  const noPassword = (why: string) => {
+    notCarried.push(why);
+    passwordNote = why;
+  };
   const host = v('Host');
   const fields: ImportedFields = { name, server_type: 'FTP' };
   let defaultPort = '';
@@ -180,7 +185,7 @@ function readServer(el: XmlElement, folders: string[], source: string, rows: Row
     fields.ftp_user = 'anonymous';
   } else {
     if (user) fields.ftp_user = user;
-    if (logon === 2 || logon === 3) notCarried.push(t('the password: FileZilla asks for it each time'));
+    if (logon === 2 || logon === 3) noPassword(t('the password: FileZilla asks for it each time'));
     if (logon === 4 && v('Account')) notCarried.push(t('the FTP account {0}', v('Account')));
     if (logon === 5) {
       fields.logon_type = 'key';
@@ -191,10 +196,10 @@ function readServer(el: XmlElement, folders: string[], source: string, rows: Row
     if (pass && logon !== 2 && logon !== 3) {
       const enc = (pass.attrs.encoding ?? '').toLowerCase();
       const raw = textOf(pass);
-      if (enc === 'crypt') notCarried.push(t('the password: encrypted with FileZilla’s master password, not imported'));
+      if (enc === 'crypt') noPassword(t('the password: encrypted with FileZilla’s master password, not imported'));
       else if (enc === 'base64') {
         const decoded = decodeBase64(raw.trim());
-        if (decoded === undefined) notCarried.push(t('the password: it does not decode'));
+        if (decoded === undefined) noPassword(t('the password: it does not decode'));
         else if (decoded) {
           fields.ftp_pass = decoded;
           passwordIncluded = true;
@@ -202,7 +207,7 @@ function readServer(el: XmlElement, folders: string[], source: string, rows: Row
       } else if (enc === '' && raw) {
         fields.ftp_pass = raw;
         passwordIncluded = true;
-      } else if (enc) notCarried.push(t('the password: stored in a way not read here ({0})', enc));
+      } else if (enc) noPassword(t('the password: stored in a way not read here ({0})', enc));
     }
   }
   const encodingType = v('EncodingType');
@@ -215,7 +220,7 @@ function readServer(el: XmlElement, folders: string[], source: string, rows: Row
   if (v('TimezoneOffset') && v('TimezoneOffset') !== '0') notCarried.push(t('the server’s time zone offset'));
   if (v('MaximumMultipleConnections') && v('MaximumMultipleConnections') !== '0') notCarried.push(t('the limit of connections'));
   if (v('SyncBrowsing') === '1' || v('DirectoryComparison') === '1') notCarried.push(t('synchronized browsing and directory comparison'));
-  rows.add({ fields, passwordIncluded, notCarried, source });
+  rows.add({ fields, passwordIncluded, notCarried, source, ...(passwordNote ? { passwordNote } : {}) });
 }
 
 /** Base64 → UTF-8 text; undefined when it is not base64 of UTF-8. */

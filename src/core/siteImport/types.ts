@@ -44,6 +44,8 @@ export interface ImportedSite {
   passwordIncluded: boolean;
   /** What the file held that the site cannot carry, in words (shown in the preview). */
   notCarried: string[];
+  /** Why no password came with it, when the file says (also in notCarried): shown where the preview says whether one did. */
+  passwordNote?: string;
   /** Where in the file: "Server 3", "[Sessions\\acme]", "profiles.staging"… */
   source: string;
   /** A local folder that goes with the site (vscode-sftp: the folder holding .vscode/sftp.json), when the file says. */

@@ -103,6 +103,11 @@ export function readWinScp(text: string, t: Translate = english): ImportResult {
 function readSession(name: string, source: string, k: Map<string, string>, masterPassword: boolean, rows: Rows, t: Translate): void {
   const v = (key: string) => k.get(key) ?? '';
   const notCarried: string[] = [];
+  let passwordNote: string | undefined;
+  const noPassword = (why: string) => {
+    notCarried.push(why);
+    passwordNote = why;
+  };
   const host = v('HostName');
   const user = decodeSessionName(v('UserName'));
   const fields: ImportedFields = { name, server_type: 'SFTP' };
@@ -161,7 +166,7 @@ function readSession(name: string, source: string, k: Map<string, string>, maste
   let passwordIncluded = false;
   const stored = v('Password');
   if (stored) {
-    if (masterPassword) notCarried.push(t('the password: encrypted with WinSCP’s master password, not imported'));
+    if (masterPassword) noPassword(t('the password: encrypted with WinSCP’s master password, not imported'));
     else {
       const r = decodeWinScpPassword(stored, user, host);
       if (r.ok) {
@@ -169,7 +174,7 @@ function readSession(name: string, source: string, k: Map<string, string>, maste
           fields.ftp_pass = r.password;
           passwordIncluded = true;
         }
-      } else notCarried.push(r.external ? t('the password: encrypted with WinSCP’s master password, not imported') : t('the password: it does not decode'));
+      } else noPassword(r.external ? t('the password: encrypted with WinSCP’s master password, not imported') : t('the password: it does not decode'));
     }
   }
   if (v('PublicKeyFile')) {
@@ -181,5 +186,5 @@ function readSession(name: string, source: string, k: Map<string, string>, maste
   if (v('Note')) notCarried.push(t('the note'));
   if (v('ProxyMethod') && v('ProxyMethod') !== '0') notCarried.push(t('the proxy settings'));
   if (v('Tunnel') === '1') notCarried.push(t('the SSH tunnel'));
-  rows.add({ fields, passwordIncluded, notCarried, source });
+  rows.add({ fields, passwordIncluded, notCarried, source, ...(passwordNote ? { passwordNote } : {}) });
 }

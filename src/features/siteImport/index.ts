@@ -53,12 +53,13 @@ type Item = vscode.QuickPickItem & { row?: PreviewRow; blocked?: boolean };
 
 function rowItem(r: PreviewRow): Item {
   const f = r.site.fields;
-  const host = f.server_type === 'AmazonS3' ? f.domain ?? '' : f.domain ?? '';
-  const where = [f.server_type, host ? `${host}${f.port ? `:${f.port}` : ''}` : ''].filter(Boolean).join(' · ');
+  const host = f.domain ?? '';
+  // A server URL (WebDAV) says its own port; a host gets `:port`.
+  const where = [f.server_type, /^https?:\/\//i.test(host) ? [host, f.port ? vscode.l10n.t('port {0}', f.port) : ''].filter(Boolean).join(' · ') : host ? `${host}${f.port ? `:${f.port}` : ''}` : ''].filter(Boolean).join(' · ');
   const details = [
     f.ftp_user ? vscode.l10n.t('user {0}', f.ftp_user) : vscode.l10n.t('no user'),
     f.dir ? vscode.l10n.t('home {0}', f.dir) : vscode.l10n.t('home: the login folder'),
-    r.site.passwordIncluded ? vscode.l10n.t('password included') : vscode.l10n.t('no password'),
+    r.site.passwordIncluded ? vscode.l10n.t('password included') : (r.site.passwordNote ?? vscode.l10n.t('no password')),
   ];
   const status = r.invalid
     ? vscode.l10n.t('Cannot be imported: {0}', r.invalid)
@@ -67,7 +68,8 @@ function rowItem(r: PreviewRow): Item {
       : r.repeats
         ? vscode.l10n.t('The same site as “{0}” above', r.repeats)
         : '';
-  const notCarried = r.site.notCarried.length ? vscode.l10n.t('Not carried over: {0}', r.site.notCarried.join('; ')) : '';
+  const others = r.site.notCarried.filter((n) => n !== r.site.passwordNote);
+  const notCarried = others.length ? vscode.l10n.t('Not carried over: {0}', others.join('; ')) : '';
   return {
     label: `${r.invalid ? '$(error) ' : r.existing || r.repeats ? '$(pass-filled) ' : ''}${shown(f.name)}`,
     description: shown(where),
@@ -111,7 +113,7 @@ export function showPreview(p: Preview, onShown?: (qp: vscode.QuickPick<Item>) =
   const title = () =>
     vscode.l10n.t('Import Sites from {0} ({1}): {2} of {3} ticked', p.formats.join(', '), shown(fileNames), qp.selectedItems.filter((i) => i.row).length, p.rows.length + p.leftOut.length);
   qp.title = title();
-  qp.placeholder = vscode.l10n.t('Untick what not to import, then press Enter to save the ticked sites on the service');
+  qp.placeholder = vscode.l10n.t('Untick what not to import, then press Enter');
   return new Promise((resolve) => {
     let done = false;
     const finish = (v: PreviewRow[] | undefined) => {
