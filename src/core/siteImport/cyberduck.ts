@@ -1,7 +1,7 @@
 // Cyberduck bookmarks (`.duck`): an XML property list, one bookmark per file. The password is in
 // the operating system's keychain, never in the bookmark: the preview says so.
 import { english, type Translate } from '../util/l10n';
-import { Rows, davUrl, isAmazonS3Host, port, s3Parts } from './rows';
+import { Rows, davUrl, port, toS3 } from './rows';
 import type { ImportedFields, ImportResult } from './types';
 import { ImportFileError } from './types';
 import { elements, textOf, type XmlElement } from './xml';
@@ -62,11 +62,9 @@ export function readCyberduck(root: XmlElement, source: string, t: Translate = e
       fields.domain = davUrl(host, protocol === 'davs');
       if (p) fields.port = p;
       break;
-    case 's3': {
-      fields.server_type = 'AmazonS3';
-      if (!isAmazonS3Host(host)) notCarried.push(t('the S3 endpoint {0} (the service’s Amazon S3 sites reach Amazon)', host));
+    case 's3':
+      toS3(fields, host, path, notCarried, t);
       break;
-    }
     case 'dropbox':
     case 'googledrive':
       fields.server_type = protocol === 'dropbox' ? 'Dropbox' : 'GDrive';
@@ -76,12 +74,7 @@ export function readCyberduck(root: XmlElement, source: string, t: Translate = e
       rows.leave(name, source, protocol ? t('Cyberduck’s “{0}” has no server type on the service', protocol) : t('the bookmark names no protocol'));
       return { format: 'cyberduck', sites: rows.sites, leftOut: rows.leftOut };
   }
-  if (fields.server_type === 'AmazonS3') {
-    const { bucket, prefix } = s3Parts(path);
-    fields.domain = bucket;
-    fields.dir = prefix;
-    if (!bucket) notCarried.push(t('the bucket: the bookmark names none'));
-  } else if (path) fields.dir = path;
+  if (fields.server_type !== 'AmazonS3' && path) fields.dir = path;
   if (s('Username')) fields.ftp_user = s('Username');
   if (s('Private Key File')) {
     if (fields.server_type === 'SFTP') fields.logon_type = 'key';

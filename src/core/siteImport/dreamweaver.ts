@@ -3,7 +3,7 @@
 // Names are URL-encoded; attribute names come in either case. The password (`pw`) is obfuscated by
 // a simple scheme (each character's code plus its position, in hex): decoded here.
 import { english, type Translate } from '../util/l10n';
-import { Rows, davUrl, flag, port } from './rows';
+import { Rows, davUrl, flag, port, siteNotes } from './rows';
 import type { ImportedFields, ImportResult } from './types';
 import { ImportFileError } from './types';
 import { attr, child, elements, type XmlElement } from './xml';
@@ -50,12 +50,7 @@ export function readDreamweaver(root: XmlElement, t: Translate = english): Impor
 function readServer(s: XmlElement, name: string, source: string, web: string, localRoot: string, rows: Rows, t: Translate): void {
   const a = (n: string) => (attr(s, n) ?? '').trim();
   const access = a('accesstype').toLowerCase();
-  const notCarried: string[] = [];
-  let passwordNote: string | undefined;
-  const noPassword = (why: string) => {
-    notCarried.push(why);
-    passwordNote = why;
-  };
+  const { notCarried, noPassword, passwordNote } = siteNotes();
   let host = a('host');
   let p = port(a('port'));
   // Before CS5 a port was written after the host (`ftp.example.com:2121`).
@@ -101,5 +96,5 @@ function readServer(s: XmlElement, name: string, source: string, web: string, lo
   if (/^https?:\/\//i.test(url)) fields.web_url = url;
   if (localRoot) notCarried.push(t('the local folder {0}: map one with “Map Site to Local Folder…”', localRoot));
   if (child(s, 'checkout') || flag(a('checkoutfiles')) === '1') notCarried.push(t('Dreamweaver’s check in / check out'));
-  rows.add({ fields, passwordIncluded, notCarried, source, ...(passwordNote ? { passwordNote } : {}) });
+  rows.add({ fields, passwordIncluded, notCarried, source, ...passwordNote() });
 }

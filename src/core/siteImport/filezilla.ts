@@ -3,7 +3,7 @@
 // mode and the remote folder's own encoding as FileZilla's source defines them
 // (docs/decisions.md, "Import: FileZilla").
 import { english, type Translate } from '../util/l10n';
-import { Rows, davUrl, isAmazonS3Host, port, s3Parts } from './rows';
+import { Rows, davUrl, port, siteNotes, toS3 } from './rows';
 import type { ImportedFields, ImportResult } from './types';
 import { ImportFileError } from './types';
 import { child, elements, textOf, type XmlElement } from './xml';
@@ -36,6 +36,9 @@ export const FILEZILLA_PROTOCOLS: Record<number, string> = {
   23: 'GOOGLE_CLOUD_SVC_ACC',
   24: 'CLOUDFLARE_R2',
 };
+
+/** FileZilla's FTP protocols: encryption and default port. */
+const FTP_KINDS: Record<string, ['0' | '1', string]> = { FTP: ['0', '21'], INSECURE_FTP: ['0', '21'], FTPES: ['1', '21'], FTPS: ['1', '990'] };
 
 /**
  * FileZilla's "safe path" of RemoteDir: `<type> <prefix length> [<prefix> ]<length> <segment> …`
@@ -106,33 +109,18 @@ function readServer(el: XmlElement, folders: string[], source: string, rows: Row
   const name = [...folders, ownName].filter(Boolean).join('/');
   const protocolNumber = Number(v('Protocol') || '0');
   const protocol = FILEZILLA_PROTOCOLS[protocolNumber];
-  const notCarried: string[] = [];
-  let passwordNote: string | undefined;
-  const noPassword = (why: string) => {
-    notCarried.push(why);
-    passwordNote = why;
-  };
+  const { notCarried, noPassword, passwordNote } = siteNotes();
   const host = v('Host');
   const fields: ImportedFields = { name, server_type: 'FTP' };
   let defaultPort = '';
-  switch (protocol) {
-    case 'FTP':
-      fields.encryption = '0';
-      defaultPort = '21';
-      notCarried.push(t('FileZilla’s “TLS if available”: saved as plain FTP; turn on FTPS in the site if the server offers it'));
-      break;
-    case 'INSECURE_FTP':
-      fields.encryption = '0';
-      defaultPort = '21';
-      break;
-    case 'FTPES':
-      fields.encryption = '1';
-      defaultPort = '21';
-      break;
-    case 'FTPS':
-      fields.encryption = '1';
-      defaultPort = '990';
-      notCarried.push(t('implicit TLS: saved as FTPS on its port (the site has no implicit / explicit choice)'));
+  const ftp = protocol ? FTP_KINDS[protocol] : undefined;
+  if (ftp) {
+    [fields.encryption, defaultPort] = ftp;
+    if (protocol === 'FTP') notCarried.push(t('FileZilla’s “TLS if available”: saved as plain FTP; turn on FTPS in the site if the server offers it'));
+    if (protocol === 'FTPS') notCarried.push(t('implicit TLS: saved as FTPS on its port (the site has no implicit / explicit choice)'));
+  }
+  switch (ftp ? 'FTP-family' : protocol) {
+    case 'FTP-family':
       break;
     case 'SFTP':
       fields.server_type = 'SFTP';
@@ -145,7 +133,6 @@ function readServer(el: XmlElement, folders: string[], source: string, rows: Row
       break;
     case 'S3':
       fields.server_type = 'AmazonS3';
-      if (!isAmazonS3Host(host)) notCarried.push(t('the S3 endpoint {0} (the service’s Amazon S3 sites reach Amazon)', host));
       break;
     case 'GOOGLE_DRIVE':
     case 'DROPBOX':
@@ -164,10 +151,7 @@ function readServer(el: XmlElement, folders: string[], source: string, rows: Row
     else dir = decoded.path;
   }
   if (fields.server_type === 'AmazonS3') {
-    const { bucket, prefix } = s3Parts(dir);
-    fields.domain = bucket;
-    fields.dir = prefix;
-    if (!bucket) notCarried.push(t('the bucket: FileZilla’s site names none'));
+    toS3(fields, host, dir, notCarried, t);
   } else if (fields.server_type === 'Dropbox' || fields.server_type === 'GDrive') {
     fields.dir = dir;
   } else {
@@ -220,7 +204,7 @@ function readServer(el: XmlElement, folders: string[], source: string, rows: Row
   if (v('TimezoneOffset') && v('TimezoneOffset') !== '0') notCarried.push(t('the server’s time zone offset'));
   if (v('MaximumMultipleConnections') && v('MaximumMultipleConnections') !== '0') notCarried.push(t('the limit of connections'));
   if (v('SyncBrowsing') === '1' || v('DirectoryComparison') === '1') notCarried.push(t('synchronized browsing and directory comparison'));
-  rows.add({ fields, passwordIncluded, notCarried, source, ...(passwordNote ? { passwordNote } : {}) });
+  rows.add({ fields, passwordIncluded, notCarried, source, ...passwordNote() });
 }
 
 /** Base64 → UTF-8 text; undefined when it is not base64 of UTF-8. */

@@ -85,6 +85,33 @@ export function s3Parts(path: string): { bucket: string; prefix: string } {
   return { bucket: segs[0] ?? '', prefix: segs.slice(1).join('/') };
 }
 
+/**
+ * An S3 site as the service holds it: AmazonS3, the bucket (the path's first segment) as the host,
+ * the rest as the folder; an endpoint that is not Amazon's, or no bucket, is said.
+ */
+export function toS3(fields: ImportedFields, endpoint: string, path: string, notCarried: string[], t: Translate): void {
+  fields.server_type = 'AmazonS3';
+  if (!isAmazonS3Host(endpoint)) notCarried.push(t('the S3 endpoint {0} (the service’s Amazon S3 sites reach Amazon)', endpoint));
+  const { bucket, prefix } = s3Parts(path);
+  fields.domain = bucket;
+  fields.dir = prefix;
+  if (!bucket) notCarried.push(t('the bucket: the file names none'));
+}
+
+/** The notes of one site being read: what it cannot carry, and why no password came (one of them). */
+export function siteNotes(): { notCarried: string[]; noPassword: (why: string) => void; passwordNote: () => { passwordNote?: string } } {
+  const notCarried: string[] = [];
+  let note: string | undefined;
+  return {
+    notCarried,
+    noPassword: (why) => {
+      notCarried.push(why);
+      note = why;
+    },
+    passwordNote: () => (note ? { passwordNote: note } : {}),
+  };
+}
+
 /** Whether an S3 endpoint is Amazon's own (the service's AmazonS3 type reaches Amazon). */
 export function isAmazonS3Host(host: string): boolean {
   const h = host.trim().toLowerCase();

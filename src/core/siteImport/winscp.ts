@@ -5,7 +5,7 @@
 // WinSCP's documented scheme: decoded here, unless a master password encrypted them
 // (docs/decisions.md, "Import: WinSCP").
 import { english, type Translate } from '../util/l10n';
-import { Rows, davUrl, isAmazonS3Host, port, s3Parts } from './rows';
+import { Rows, davUrl, port, siteNotes, toS3 } from './rows';
 import type { ImportedFields, ImportResult } from './types';
 import { ImportFileError } from './types';
 
@@ -102,12 +102,7 @@ export function readWinScp(text: string, t: Translate = english): ImportResult {
 
 function readSession(name: string, source: string, k: Map<string, string>, masterPassword: boolean, rows: Rows, t: Translate): void {
   const v = (key: string) => k.get(key) ?? '';
-  const notCarried: string[] = [];
-  let passwordNote: string | undefined;
-  const noPassword = (why: string) => {
-    notCarried.push(why);
-    passwordNote = why;
-  };
+  const { notCarried, noPassword, passwordNote } = siteNotes();
   const host = v('HostName');
   const user = decodeSessionName(v('UserName'));
   const fields: ImportedFields = { name, server_type: 'SFTP' };
@@ -151,15 +146,9 @@ function readSession(name: string, source: string, k: Map<string, string>, maste
       fields.domain = davUrl(host, secure);
       if (p) fields.port = p;
       break;
-    case 's3': {
-      fields.server_type = 'AmazonS3';
-      if (!isAmazonS3Host(host)) notCarried.push(t('the S3 endpoint {0} (the service’s Amazon S3 sites reach Amazon)', host));
-      const { bucket, prefix } = s3Parts(remote);
-      fields.domain = bucket;
-      fields.dir = prefix;
-      if (!bucket) notCarried.push(t('the bucket: the WinSCP site names none'));
+    case 's3':
+      toS3(fields, host, remote, notCarried, t);
       break;
-    }
   }
   if (kind !== 's3' && remote) fields.dir = remote;
   if (user) fields.ftp_user = user;
@@ -186,5 +175,5 @@ function readSession(name: string, source: string, k: Map<string, string>, maste
   if (v('Note')) notCarried.push(t('the note'));
   if (v('ProxyMethod') && v('ProxyMethod') !== '0') notCarried.push(t('the proxy settings'));
   if (v('Tunnel') === '1') notCarried.push(t('the SSH tunnel'));
-  rows.add({ fields, passwordIncluded, notCarried, source, ...(passwordNote ? { passwordNote } : {}) });
+  rows.add({ fields, passwordIncluded, notCarried, source, ...passwordNote() });
 }
