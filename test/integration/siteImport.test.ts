@@ -37,6 +37,8 @@ describe('Import Sites and Export Sites', function () {
   before(async () => {
     ({ url, api } = await reseededAndSignedIn());
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-import-it-'));
+    // What earlier suites left in the notification center is not read as this suite's.
+    await vscode.commands.executeCommand('notifications.clearAll');
   });
   after(async () => {
     await control(url, 'config', { failNext: [], latencyMs: 0 });
@@ -67,7 +69,7 @@ describe('Import Sites and Export Sites', function () {
     const bad = '<Server><Host>bad port.example</Host><Port>21</Port><Protocol>1</Protocol><Name>Spaced host</Name></Server>';
     const file = write('sitemanager.xml', siteManager(['Imported One', 'Imported Two', 'Left Unticked'], ACME + bad));
     // Each save takes a while: the progress is on screen long enough to be read.
-    await control(url, 'config', { latencyMs: 700 });
+    await control(url, 'config', { latencyMs: 1500 });
     const running = vscode.commands.executeCommand('siteRevisions.importSites', file) as Thenable<ImportOutcome | undefined>;
     try {
       const title = await s.until(() => s.texts({ selector: `${QUICK} .quick-input-title` }), (t) => t.join(' ').includes('Import Sites from FileZilla'), 'the preview');

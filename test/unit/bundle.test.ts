@@ -179,10 +179,31 @@ describe('the build: ES modules split into chunks', function () {
       assert.equal(await api.history(), features, 'loaded once');
     });
 
-    it('Import Sites, loaded on first use with its parsers (their chunk requires no file at run time), hands over a handler for each of its commands', async () => {
+    it('Import Sites, loaded on first use, hands over a handler for each of its commands', async () => {
       const f = await api.siteImport();
       assert.deepEqual(Object.keys(f).filter((k) => k.startsWith('siteRevisions.')).sort(), [...SITE_IMPORT_COMMANDS].sort());
       assert.equal(await api.siteImport(), f, 'loaded once');
+    });
+
+    it('the import’s thread (dist/siteImportWorker.js, its own build with the parsers) reads a site file and answers', async () => {
+      const esbuild = await import('esbuild');
+      const { workerOptions } = (await import(pathToFileURL(path.join(repoRoot, 'esbuild.mjs')).href)) as { workerOptions: BuildOptions };
+      const cwd = process.cwd();
+      process.chdir(repoRoot);
+      try {
+        await esbuild.build({ ...workerOptions, outdir: out, sourcemap: false, minify: true, logLevel: 'silent' });
+      } finally {
+        process.chdir(cwd);
+      }
+      const { Worker } = await import('node:worker_threads');
+      const file = path.join(repoRoot, 'test', 'fixtures', 'siteImport', 'profiles.sftp.json');
+      const reply = await new Promise<{ ok: boolean; result?: { sites: unknown[] } }>((resolve, reject) => {
+        const w = new Worker(path.join(out, 'siteImportWorker.js'), { workerData: { bytes: fs.readFileSync(file), file } });
+        w.once('message', resolve);
+        w.once('error', reject);
+      });
+      assert.equal(reply.ok, true, JSON.stringify(reply));
+      assert.equal(reply.result?.sites.length, 2);
     });
 
     it('the editor features, loaded on first use, work on the objects activation made', async () => {

@@ -130,8 +130,9 @@ describe('package (.vsix)', function () {
       'extension/LICENSE.txt',
       // The entry point and every chunk it imports, statically or on first use (and nothing else).
       ...reachable('extension/dist/extension.mjs'),
-      // The search thread, started with new Worker() (not imported).
+      // The search thread and the import's, started with new Worker() (not imported).
       'extension/dist/searchWorker.js',
+      'extension/dist/siteImportWorker.js',
       'extension/dist/siteEditor.js',
       ...media,
       ...nls.map((f) => `extension/${f}`),

@@ -11,7 +11,7 @@ import { SITE_STRING_FIELDS, type Site } from '../../src/core/api/types';
 import { decodeRemoteDir } from '../../src/core/siteImport/filezilla';
 import { decodeDreamweaverPassword } from '../../src/core/siteImport/dreamweaver';
 import { decodeWinScpPassword } from '../../src/core/siteImport/winscp';
-import { exportFileZilla, exportSftpJson, ImportFileError, parseSiteFile, parseSiteText, sameSite, writePrivateFile, type ImportedSite, type ImportResult } from '../../src/core/siteImport';
+import { exportFileZilla, exportSftpJson, ImportCancelledError, ImportFileError, parseOffThread, parseSiteFile, parseSiteText, sameSite, writePrivateFile, type ImportedSite, type ImportResult } from '../../src/core/siteImport';
 import { isServerType } from '../../src/features/sites/formFields';
 import { defaultValues, validate, type FormValues } from '../../src/features/sites/siteForm';
 
@@ -447,5 +447,20 @@ describe('site import: upload_on_save in Save Site', () => {
     assert.deepEqual(siteForm({ name: 'x', upload_on_save: 1 }), [['name', 'x'], ['upload_on_save', '1']]);
     assert.deepEqual(siteForm({ name: 'x', upload_on_save: '0' }), [['name', 'x'], ['upload_on_save', '0']]);
     assert.deepEqual(siteForm({ name: 'x' }), [['name', 'x']]);
+  });
+});
+
+describe('site import: on a thread of its own', () => {
+  it('parses on the import’s thread: the same sites; its errors keep their kind and translated words; Cancel stops it', async () => {
+    const file = fixture('WinSCP.ini');
+    const bytes = fs.readFileSync(file);
+    const off = await parseOffThread(bytes, file);
+    assert.deepEqual(off, await parseSiteFile(file));
+    const bundle = { 'The file is empty.': 'Die Datei ist leer.' };
+    await assert.rejects(parseOffThread(new Uint8Array(0), 'x.xml', { bundle }), (e: unknown) => e instanceof ImportFileError && e.kind === 'empty' && e.message === 'Die Datei ist leer.');
+    const abort = new AbortController();
+    const running = parseOffThread(fs.readFileSync(fixture('sitemanager.xml')), 'sitemanager.xml', { signal: abort.signal });
+    abort.abort();
+    await assert.rejects(running, (e: unknown) => e instanceof ImportCancelledError);
   });
 });

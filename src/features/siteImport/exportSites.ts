@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
 import { background } from '../../core/util/background';
 import { displayText } from '../../core/util/text';
-import { exportFileZilla, exportSftpJson, writePrivateFile } from '../../core/siteImport';
+import { exportFileZilla, exportSftpJson, writePrivateFile } from '../../core/siteImport/export';
 import { translate } from '../../workbench/l10n';
 import { message, plain, showInfo, showWarning } from '../../workbench/messages';
 import { SiteNode } from '../sites/sitesTree';
@@ -29,7 +29,11 @@ const shown = (s: string) => displayText(s).replace(/\$\(/g, '$\u200b(');
 
 /** The export; resolves with the file written, undefined when nothing was. */
 export async function exportSites(deps: SiteImportDeps, arg?: unknown, all?: unknown): Promise<vscode.Uri | undefined> {
-  const { model, folders, log } = deps;
+  const { model, folders, log, session } = deps;
+  if (session.state !== 'signedIn') {
+    background('Saying export needs a sign-in', showInfo(message('Sign in to Site Revisions first: the sites exported are those of your account.')));
+    return undefined;
+  }
   const args: ExportArgs = isArgs(arg) ? arg : {};
   // The sites: the selection of the Sites view, the ids given, or a pick (all ticked).
   const list = await model.all();

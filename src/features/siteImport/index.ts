@@ -10,7 +10,10 @@ import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
 import { background } from '../../core/util/background';
 import { displayText } from '../../core/util/text';
-import { decodeImportText, ImportFileError, IMPORT_LIMITS, parseSiteFile, parseSiteText, sameSite, type ImportResult } from '../../core/siteImport';
+import { sameSite } from '../../core/siteImport/match';
+import { ImportCancelledError, parseOffThread } from '../../core/siteImport/offThread';
+import { readImportBytes } from '../../core/siteImport/text';
+import { ImportFileError, IMPORT_LIMITS, type ImportResult } from '../../core/siteImport/types';
 import { previewRows, tickedAtFirst, type Preview, type PreviewRow } from './preview';
 import { translate } from '../../workbench/l10n';
 import type { Log } from '../../workbench/log';
@@ -140,28 +143,41 @@ export function siteImportCommands(deps: SiteImportDeps): Record<SiteImportComma
   const uploads = new UploadOnSaveRecord(deps.globalState, deps.account);
   let lastOutcome: ImportOutcome | undefined;
 
-  /** Reads each file; a file that cannot be read is said, the others go on. */
-  const readFiles = async (uris: vscode.Uri[]): Promise<{ file: string; result: ImportResult }[]> => {
-    const out: { file: string; result: ImportResult }[] = [];
-    for (const uri of uris) {
-      const name = uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
+  /**
+   * Reads each file (bounded) and parses it on the import's own thread, under a progress
+   * notification whose Cancel stops the thread; a file that cannot be read is said, the others
+   * go on. Undefined when cancelled.
+   */
+  const readFiles = (uris: vscode.Uri[]): Thenable<{ file: string; result: ImportResult }[] | undefined> =>
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading site files'), cancellable: true }, async (progress, token) => {
+      const out: { file: string; result: ImportResult }[] = [];
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
       try {
-        let result: ImportResult;
-        if (uri.scheme === 'file') result = await parseSiteFile(uri.fsPath, translate);
-        else {
-          const st = await vscode.workspace.fs.stat(uri);
-          if (st.size > IMPORT_LIMITS.fileBytes) throw new ImportFileError('too-large', vscode.l10n.t('The file is larger than {0} MB: site files are far smaller.', IMPORT_LIMITS.fileBytes / (1024 * 1024)));
-          result = parseSiteText(decodeImportText(await vscode.workspace.fs.readFile(uri), translate), uri.path, translate);
+        for (const uri of uris) {
+          const name = uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
+          progress.report({ message: displayText(path.basename(name)) });
+          try {
+            let bytes: Uint8Array;
+            if (uri.scheme === 'file') bytes = await readImportBytes(uri.fsPath, translate);
+            else {
+              const st = await vscode.workspace.fs.stat(uri);
+              if (st.size > IMPORT_LIMITS.fileBytes) throw new ImportFileError('too-large', vscode.l10n.t('The file is larger than {0} MB: site files are far smaller.', IMPORT_LIMITS.fileBytes / (1024 * 1024)));
+              bytes = await vscode.workspace.fs.readFile(uri);
+            }
+            out.push({ file: name, result: await parseOffThread(bytes, uri.scheme === 'file' ? uri.fsPath : uri.path, { signal: abort.signal, t: translate, ...(vscode.l10n.bundle ? { bundle: vscode.l10n.bundle } : {}) }) });
+          } catch (e) {
+            if (e instanceof ImportCancelledError) return undefined;
+            const why = e instanceof Error ? e.message : String(e);
+            log.warn(`Import: ${path.basename(name)} could not be read: ${why}`);
+            background('Showing why a file cannot be imported', showError(message('“{0}” cannot be imported. {1}', plain(path.basename(name)), plain(why))));
+          }
         }
-        out.push({ file: name, result });
-      } catch (e) {
-        const why = e instanceof Error ? e.message : String(e);
-        log.warn(`Import: ${path.basename(name)} could not be read: ${why}`);
-        background('Showing why a file cannot be imported', showError(message('“{0}” cannot be imported. {1}', plain(path.basename(name)), plain(why))));
+      } finally {
+        sub.dispose();
       }
-    }
-    return out;
-  };
+      return out;
+    });
 
   /** One Save Site per row, in order; a cancel stops before the next; a failure costs that row only. */
   const save = (rows: PreviewRow[]): Thenable<ImportOutcome> =>
@@ -266,7 +282,7 @@ export function siteImportCommands(deps: SiteImportDeps): Record<SiteImportComma
     }
     if (!uris.length) return undefined;
     const results = await readFiles(uris);
-    if (!results.length) return undefined;
+    if (!results?.length) return undefined;
     let existing: Site[];
     try {
       existing = await model.current();

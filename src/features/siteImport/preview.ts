@@ -2,7 +2,8 @@
 // site's Save Site fields, checked against the site form's own rules, matched with the sites
 // already on the service and with the rows before it.
 import type { ServerType, Site, SiteFields } from '../../core/api/types';
-import { FORMAT_LABELS, siteKey, type ImportedSite, type ImportResult } from '../../core/siteImport';
+import { siteKey } from '../../core/siteImport/match';
+import { FORMAT_LABELS, type ImportedSite, type ImportResult } from '../../core/siteImport/types';
 import { fieldSpecs, isServerType, type FieldSpec } from '../sites/formFields';
 import { defaultValues, formToFields, validateWith, type FormValues } from '../sites/siteForm';
 
