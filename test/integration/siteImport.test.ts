@@ -128,12 +128,13 @@ describe('Import Sites and Export Sites', function () {
 
   it('Cancel stops before the next save: the one under way is finished, the rest not tried', async function () {
     const s = screenOrSkip(this);
-    await control(url, 'config', { latencyMs: 2500 });
+    // The first save stays under way long enough to be seen and cancelled.
+    await control(url, 'config', { latencyMs: 5000 });
     const file = write('cancel.xml', siteManager(['Cancel A', 'Cancel B', 'Cancel C']));
     const running = vscode.commands.executeCommand('siteRevisions.importSites', file) as Thenable<ImportOutcome | undefined>;
     await s.until(() => rowTexts(s), (r) => r.some((x) => x.includes('Cancel C')), 'the preview');
-    await vscode.commands.executeCommand('notifications.showList');
     await confirm(s, 3, 3);
+    await vscode.commands.executeCommand('notifications.showList');
     await s.until(() => s.notifications(), (n) => n.some((x) => x.includes('Cancel A (1 of 3)')), 'the first save under way');
     await s.click({ selector: '.notification-list-item-buttons-container .monaco-button', hasText: 'Cancel' });
     const out = (await running)!;
