@@ -73,6 +73,9 @@ const common = {
   metafile: true,
   logLevel: 'warning',
   legalComments: 'none',
+  // jsonc-parser's `main` is a UMD build whose factory requires its own files through a parameter,
+  // which esbuild cannot follow (the bundle would require ./impl/… at run time): its ES-module build.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
 /**
@@ -118,14 +121,16 @@ export const webviewOptions = {
 };
 
 /**
- * The search thread (src/core/search/searchWorker.ts → dist/searchWorker.js): History Search's matching
+ * The threads: the search thread (src/core/search/searchWorker.ts → dist/searchWorker.js), and the
+ * import's (src/core/siteImport/siteImportWorker.ts → dist/siteImportWorker.js: the site-file
+ * readers with fast-xml-parser and jsonc-parser, off the host's thread). The search thread: History Search's matching
  * runs there, off the extension host's thread (src/core/search/offThread.ts starts it from
  * `searchWorkerFile()`, the file next to the module that starts it). Its own small entry: no
  * `vscode`, nothing of the extension but the matcher.
  */
 export const workerOptions = {
   ...common,
-  entryPoints: { searchWorker: 'src/core/search/searchWorker.ts' },
+  entryPoints: { searchWorker: 'src/core/search/searchWorker.ts', siteImportWorker: 'src/core/siteImport/siteImportWorker.ts' },
   format: 'cjs',
   platform: 'node',
   target: 'node20',

@@ -26,6 +26,8 @@
 //                with the local service in its own process;
 //   5. store     the disk store in fresh Node processes (bench/storeChild.ts): a 100 KB revision
 //                and the 100,000-file list of a site read back after a restart;
+//   5b. import   the preview of a 500-site FileZilla site manager in fresh Node processes
+//                (bench/siteImportChild.ts), and which of its modules activation loads;
 //   6. scheduler the request scheduler's overhead, its own cost, and 500 background reads with a
 //                user action behind them (bench/schedulerBench.ts), the service (with its large
 //                data set) in its own process;
@@ -71,7 +73,7 @@ const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] aft
   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
   --skip-host     leave out the figures measured in the real extension host
   --skip-package  no .vsix: measure a production build made here instead
-  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame, asof, scm
+  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, import, blame, asof, scm
                   (a quicker look at one group; not with --write-docs)
   --from FILE     measure nothing: print (or put into docs/benchmarks.md) the figures of an earlier
                   --json run saved in FILE
@@ -104,10 +106,24 @@ const TARGETS = {
   lineHistoryMs: 150,
   /** The as-of restore's plan of 200 × 1 MB while its confirmation waits (issue 32 §2: it held 201 MB). */
   restorePlanHeldMB: 16,
+  importPreviewMs: 500,
 };
 
 /** The cold status's service latency (the ideal schedule: requests ÷ concurrency × latency). */
 const SCM_LATENCY_MS = 20;
+
+interface ImportPreviewSample {
+  bytes: number;
+  packagedThread: boolean;
+  sites: number;
+  rows: number;
+  alreadyOnService: number;
+  loadMs: number;
+  coldMs: number;
+  warmMs: number;
+  parseWarmMs: number;
+  emptyThreadMs: number;
+}
 
 interface StoreRevisionSample {
   openMs: number;
@@ -397,6 +413,18 @@ async function main(): Promise<number> {
       return { revision, files };
     });
 
+    // ---- 5b. the import's preview of a 500-site FileZilla file, fresh processes (the readers load on first use)
+    const siteImport = await stage('import (preview of a 500-site sitemanager.xml, fresh processes)', async () => {
+      const out: ImportPreviewSample[] = [];
+      for (let i = 0; i < n.store; i++) {
+        const thread = path.join(path.dirname(bundle), 'siteImportWorker.js');
+        const r = await runNode([path.join(__dirname, 'siteImportChild.js')], { label: 'import', timeoutMs: 60_000, env: { ...process.env, ...(fs.existsSync(thread) ? { SR_IMPORT_WORKER: thread } : {}) } });
+        if (r.code !== 0) throw new Error(`import sample ${i + 1} failed (exit ${r.code ?? r.signal})`);
+        out.push(lastJson<ImportPreviewSample>(r.stdout));
+      }
+      return out;
+    });
+
     // ---- 6. the request scheduler, the service (with the large data set) in its own process
     const scheduler = await stage('request scheduler', async (): Promise<SchedulerFigures> => {
       const service = await startServiceProcess({ dataFile: path.join(tmp, 'service-large', 'service.json'), args: ['--quiet', '--large'], cleanup });
@@ -680,6 +708,25 @@ async function main(): Promise<number> {
         target: `≤ ${TARGETS.storeFilesModelMs} ms`,
         ok: total <= TARGETS.storeFilesModelMs,
       });
+    }
+    load = loadOf('import');
+    if (siteImport?.length) {
+      const cold = median(pick(siteImport, (x) => x.coldMs));
+      const x = siteImport[0]!;
+      row({
+        group: 'Import',
+        id: 'import.previewMs',
+        name: `preview of a ${x.sites}-site sitemanager.xml (${kb(x.bytes)}): read, parsed on the import's thread (${x.packagedThread ? 'the packaged dist/siteImportWorker.js' : 'out/\'s modules: no package built'}), checked against the site form, matched with 300 sites on the service (first call of a fresh process, the import's code loaded; plain Node)`,
+        measured: `${ms(cold)} (loading the code ${ms(median(pick(siteImport, (y) => y.loadMs)))}; warm ${ms(median(pick(siteImport, (y) => y.warmMs)))}; the parse alone ${ms(median(pick(siteImport, (y) => y.parseWarmMs)))}; an empty thread started ${ms(median(pick(siteImport, (y) => y.emptyThreadMs)))}; ${x.alreadyOnService} found on the service)`,
+        value: round(cold, 2),
+        unit: 'ms',
+        target: `≤ ${TARGETS.importPreviewMs} ms`,
+        ok: cold <= TARGETS.importPreviewMs && x.rows === x.sites,
+      });
+    }
+    if (size?.metafile) {
+      const loaded = size.metafile.activationInputs.filter((i) => /^src\/(core\/siteImport\/|features\/siteImport\/(?!register\.ts$|names\.ts$))|^node_modules\/(fast-xml-parser|jsonc-parser)\//.test(i));
+      row({ group: 'Import', id: 'import.atActivation', name: 'modules of the import (its readers, fast-xml-parser, jsonc-parser) that activation loads', measured: loaded.length ? loaded.join(', ') : 'none', value: loaded.length, unit: 'count', target: '0', ok: loaded.length === 0 });
     }
     load = loadOf('request scheduler');
     if (scheduler) {

@@ -12,7 +12,7 @@ import { SitesTreeProvider } from './features/sites/sitesTree';
 import { createSitesView } from './features/sites/sitesView';
 import { Notifier } from './workbench/notify';
 import type { RevisionsApi } from './features/revisions';
-import { registerRevisions } from './features/revisions/register';
+import { accountKey, registerRevisions } from './features/revisions/register';
 import { setBackgroundSink } from './core/util/background';
 import { AccountCache } from './features/auth/accountCache';
 import { RequestScheduler } from './core/scheduler';
@@ -23,6 +23,7 @@ import type { HistoryFeatures } from './features/history/feature';
 import { registerHistory } from './features/history/register';
 import { registerScm } from './features/scm/register';
 import { registerSiteAsOf } from './features/siteAsOf/register';
+import { registerSiteImport, SiteFileDrop, type SiteImportFeature } from './features/siteImport/register';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
@@ -54,6 +55,8 @@ export interface ExtensionApi {
   history: () => Promise<HistoryFeatures>;
   /** Loads the editor features (blame, gutter, alert; a chunk of their own) and gives their handles. */
   blame: () => Promise<BlameViewApi>;
+  /** Loads Import Sites… and Export Sites… (the readers and their parsers; a chunk of their own) and gives their handlers. */
+  siteImport: () => Promise<SiteImportFeature>;
   /** Loads the source controls of the mapped folders and Line History, and gives their handles. */
   scm: () => Promise<import('./features/scm').ScmApi>;
   ready: Promise<void>;
@@ -70,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const cache = new AccountCache(context, session, log);
   const model = new SitesModel(session, log, () => cache.current());
   const tree = new SitesTreeProvider(model, log);
-  const { view, disposables: viewDisposables } = createSitesView(model, tree);
+  const { view, disposables: viewDisposables } = createSitesView(model, tree, new SiteFileDrop());
   const notifier = new Notifier(log);
   // Work nobody waits for (context keys, progress, messages) reports its failures to the log.
   setBackgroundSink((what, e) => log.error(`${what} failed:`, e));
@@ -106,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const revisions = registerRevisions({ context, session, model, tree, log, notifier, whenReady: () => started.ready ?? Promise.resolve(), cache, view });
   const history = registerHistory({ session, model, revisions, notifier, log }, context.subscriptions);
   registerSiteAsOf({ session, model, revisions, notifier, log }, context.subscriptions);
+  const siteImport = registerSiteImport({ session, model, notifier, log, folders: revisions.folders, globalState: context.globalState, account: () => accountKey(session) }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
   const blame = registerBlameView({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
   const scm = registerScm({ session, model, revisions, log, notifier, editor: blame.features, cache }, () => ready, context.subscriptions);
@@ -129,6 +133,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
     blame: blame.features,
     scm: scm.features,
     history: history.features,
+    siteImport: siteImport.features,
     ready,
   };
 }

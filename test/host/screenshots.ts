@@ -332,6 +332,20 @@ export const SHOTS: Shot[] = [
       { pause: 1500 },
     ],
   },
+  {
+    // Import Sites…: the preview of a FileZilla site manager (a site already on the service unticked and marked, one the service cannot hold listed).
+    name: 'site-import',
+    webp: ['dark'],
+    steps: [
+      CLEAN,
+      ...OPEN,
+      { row: 'Acme Corporate' },
+      { commandThenPick: 'Site Revisions: Import Sites…' },
+      { enter: path.join(repoRoot, 'test', 'fixtures', 'siteImport', 'demo-sitemanager.xml') },
+      { waitFor: '.quick-input-widget .monaco-list-row' },
+      { pause: 1000 },
+    ],
+  },
 ];
 
 /** The newest revision of a file on the service, read as the demo user. */

@@ -21,6 +21,7 @@ import { createFakeVscode, fakeContext } from '../../bench/fakeVscode';
 import type { ExtensionApi } from '../../src/extension';
 import { HISTORY_COMMANDS } from '../../src/features/history/names';
 import { REVISION_COMMANDS } from '../../src/features/revisions/names';
+import { SITE_IMPORT_COMMANDS } from '../../src/features/siteImport/names';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -35,6 +36,7 @@ const LAZY: [entry: RegExp, modules: RegExp][] = [
   [/^src\/features\/scm\/index\.ts$/, /^src\/features\/scm\/(?!register\.ts$|names\.ts$)|^src\/core\/status\//],
   [/^src\/features\/sites\/commands\.ts$/, /^src\/features\/sites\/commands\.ts$/],
   [/^src\/features\/auth\/diskStore\.ts$/, /^src\/core\/store\/(?!account\.ts$)/],
+  [/^src\/features\/siteImport\/index\.ts$/, /^src\/features\/siteImport\/(?!register\.ts$|names\.ts$)|^src\/core\/siteImport\/|^node_modules\/(fast-xml-parser|jsonc-parser|strnum|@nodable|path-expression-matcher|xml-naming|is-unsafe)\//],
   [/^src\/features\/sites\/siteEditor\.ts$/, /^src\/features\/sites\/(siteEditor|siteForm|formFields|formTexts|protocol)\.ts$/],
 ];
 
@@ -175,6 +177,33 @@ describe('the build: ES modules split into chunks', function () {
       assert.deepEqual(Object.keys(features.commands).sort(), [...HISTORY_COMMANDS].sort());
       for (const id of HISTORY_COMMANDS) assert.equal(typeof features.commands[id], 'function', id);
       assert.equal(await api.history(), features, 'loaded once');
+    });
+
+    it('Import Sites, loaded on first use, hands over a handler for each of its commands', async () => {
+      const f = await api.siteImport();
+      assert.deepEqual(Object.keys(f).filter((k) => k.startsWith('siteRevisions.')).sort(), [...SITE_IMPORT_COMMANDS].sort());
+      assert.equal(await api.siteImport(), f, 'loaded once');
+    });
+
+    it('the import’s thread (dist/siteImportWorker.js, its own build with the parsers) reads a site file and answers', async () => {
+      const esbuild = await import('esbuild');
+      const { workerOptions } = (await import(pathToFileURL(path.join(repoRoot, 'esbuild.mjs')).href)) as { workerOptions: BuildOptions };
+      const cwd = process.cwd();
+      process.chdir(repoRoot);
+      try {
+        await esbuild.build({ ...workerOptions, outdir: out, sourcemap: false, minify: true, logLevel: 'silent' });
+      } finally {
+        process.chdir(cwd);
+      }
+      const { Worker } = await import('node:worker_threads');
+      const file = path.join(repoRoot, 'test', 'fixtures', 'siteImport', 'profiles.sftp.json');
+      const reply = await new Promise<{ ok: boolean; result?: { sites: unknown[] } }>((resolve, reject) => {
+        const w = new Worker(path.join(out, 'siteImportWorker.js'), { workerData: { bytes: fs.readFileSync(file), file } });
+        w.once('message', resolve);
+        w.once('error', reject);
+      });
+      assert.equal(reply.ok, true, JSON.stringify(reply));
+      assert.equal(reply.result?.sites.length, 2);
     });
 
     it('the editor features, loaded on first use, work on the objects activation made', async () => {

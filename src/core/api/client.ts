@@ -10,7 +10,7 @@ import { ApiError, AuthError, CancelledError, HttpStatusError, InsecureTransport
 import type { ProxyResolver } from './agents';
 import { HttpTransport, type Exchange } from './http';
 import type { RequestScheduler, SharedCall } from '../scheduler/scheduler';
-import { SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, SITE_SECRET_FIELDS, type CallOptions, type Credentials, type ListIssues, type ListReply, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
+import { SAVE_SITE_EXTRA_FIELDS, SAVE_SITE_FIELDS, SAVE_SITE_INT_FIELDS, SITE_SECRET_FIELDS, type CallOptions, type Credentials, type ListIssues, type ListReply, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteFields } from './types';
 import { MAX_REPLY_BYTES } from './limits';
 import { requireServiceUrl, serviceTarget } from './url';
 import { excerpt, parseEnvelope, READ_PAYLOADS, toFiles, toRevision, toRevisions, toSaveResult, toSites } from './validate';
@@ -384,6 +384,11 @@ export function siteForm(fields: SiteFields): [string, string][] {
     } else {
       throw new TypeError(`Save Site: ${f} must be text.`);
     }
+  }
+  for (const f of SAVE_SITE_EXTRA_FIELDS) {
+    const v = record[f];
+    if (typeof v === 'number' || typeof v === 'boolean') out.push([f, typeof v === 'boolean' ? (v ? '1' : '0') : String(v)]);
+    else if (typeof v === 'string') out.push([f, v]);
   }
   return out;
 }

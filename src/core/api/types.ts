@@ -56,7 +56,15 @@ export type SiteFields = { name: string } & Partial<{
   db_username: string;
   db_password: string;
   db_phpmyadmin: string;
+  /**
+   * Not in the spec's Save Site list, but a Site field: sent only when set (the import carries
+   * vscode-sftp's `uploadOnSave`; docs/decisions.md, "Import: upload_on_save").
+   */
+  upload_on_save: 0 | 1 | string;
 }>;
+
+/** Site fields sent by Save Site when given, though the spec's Save Site list leaves them out. */
+export const SAVE_SITE_EXTRA_FIELDS = ['upload_on_save'] as const;
 
 /** Result of Save Site: the id of the created or updated site (`site` in the reply). */
 export interface SaveSiteResult {

@@ -46,8 +46,9 @@ export class ServiceWordsNotice {
   }
 }
 
-export function createSitesView(model: SitesModel, provider: SitesTreeProvider): { view: vscode.TreeView<TreeNode>; disposables: vscode.Disposable[] } {
-  const view = vscode.window.createTreeView(SITES_VIEW, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
+/** @param dragAndDrop what the view does with what is dropped on it (site files: src/features/siteImport/register.ts). */
+export function createSitesView(model: SitesModel, provider: SitesTreeProvider, dragAndDrop?: vscode.TreeDragAndDropController<TreeNode>): { view: vscode.TreeView<TreeNode>; disposables: vscode.Disposable[] } {
+  const view = vscode.window.createTreeView(SITES_VIEW, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true, ...(dragAndDrop ? { dragAndDropController: dragAndDrop } : {}) });
   const update = () => {
     const listed = model.state === 'ready' || model.state === 'empty';
     const offline = model.state === 'offline' && model.hasSites;
