@@ -186,8 +186,11 @@ export class Screen {
     const within = row.hasText ? `${row.selector}:has-text(${JSON.stringify(row.hasText)})` : row.selector;
     const button: Target = { selector: `${within} .action-label[aria-label^=${JSON.stringify(label)}]`, ...(row.frames ? { frames: row.frames } : {}) };
     for (let attempt = 1; ; attempt++) {
-      await this.hover(row);
+      // The hover of the row hovered before (its tooltip) may lie over this row: the pointer goes to
+      // the window's title first, which has none, so that the tooltip goes.
+      await this.hover({ selector: '.part.titlebar', timeoutMs: 3000 }).catch(() => undefined);
       try {
+        await this.hover({ ...row, timeoutMs: 5000 });
         await this.click({ ...button, timeoutMs: 3000 });
         return;
       } catch (e) {
