@@ -51,6 +51,10 @@ describe('lm results', () => {
     assert.equal(s.host, 'ftp.example.com');
     assert.equal(s.webUrl, 'https://www.example/');
     assert.ok(!JSON.stringify(s).includes('Pa55'));
+    // Spellings a URL parser reads as userinfo too: one slash, backslashes.
+    const slips = siteSummary(site('2', 'B', { domain: 'ftp:\\deploy:Ftp-Pa55@ftp.example.com', web_url: 'https:/admin:Web-Pa55@www.example/' }));
+    assert.deepEqual([slips.host, slips.webUrl], ['ftp:\\ftp.example.com', 'https:/www.example/']);
+    assert.ok(!JSON.stringify(slips).includes('Pa55'));
   });
 
   it('a scan’s input is read once, as the run reads it: an empty or odd path scans the folder or site; Site Changes has no path', () => {
