@@ -73,6 +73,13 @@ export interface ServiceConfig {
    */
   saveReplaces?: boolean;
   /**
+   * Get Revision answers by the revision's id and Get Revisions by the file's path alone, from any
+   * site the user can read, whatever site the request names (the named site's own file first): a
+   * service the spec does not rule out (it does not say that the reads check the site). Default
+   * false: a read finds only what belongs to the site it names.
+   */
+  readsIgnoreSite?: boolean;
+  /**
    * Added verbatim at the end of every Get Sites list: entries with values the spec does not
    * allow (an object for a name, a list for an id…), to show how a client copes. Default none.
    */
@@ -172,6 +179,7 @@ interface State {
   failNext: FaultSpec[];
   specShaped: boolean;
   saveReplaces: boolean;
+  readsIgnoreSite: boolean;
   appendSites: unknown[];
   down: boolean;
   seed: number;
@@ -231,7 +239,7 @@ function applyConfig(state: State, c: ServiceConfig): void {
     if (!Array.isArray(c.appendSites)) throw new Error('appendSites must be an array');
     next.appendSites = structuredClone(c.appendSites);
   }
-  for (const k of ['specShaped', 'saveReplaces', 'down'] as const) {
+  for (const k of ['specShaped', 'saveReplaces', 'readsIgnoreSite', 'down'] as const) {
     if (c[k] === undefined) continue;
     if (typeof c[k] !== 'boolean') throw new Error(`${k} must be true or false`);
     next[k] = c[k];
@@ -248,6 +256,7 @@ function publicConfig(state: State): Required<ServiceConfig> {
     seed: state.seed,
     specShaped: state.specShaped,
     saveReplaces: state.saveReplaces,
+    readsIgnoreSite: state.readsIgnoreSite,
     appendSites: structuredClone(state.appendSites),
     down: state.down,
   };
@@ -299,7 +308,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const quiet = !!opts.quiet;
 
   const startSeed = Math.floor(Math.random() * 2 ** 31);
-  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], seed: startSeed, random: seededRandom(startSeed), specShaped: false, saveReplaces: false, appendSites: [], down: false };
+  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], seed: startSeed, random: seededRandom(startSeed), specShaped: false, saveReplaces: false, readsIgnoreSite: false, appendSites: [], down: false };
   /** Says which seed the random faults come from whenever they are switched on or reseeded. */
   const configure = (c: ServiceConfig): void => {
     const before = { rate: state.faultRate, seed: state.seed };
@@ -478,7 +487,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       const auth = authenticate(store.users, body, req.headers.authorization);
       if (!auth.ok) return { status: 401, body: { success: false, error: auth.error } };
       if (!rec.operation) return { status: 200, body: { success: false, error: `Unknown cmd: ${params.cmd}` } };
-      return { status: 200, body: shaped(rec.operation, runOperation(store, rec.operation, params, auth.user, { dryRun, saveReplaces: state.saveReplaces })) };
+      return { status: 200, body: shaped(rec.operation, runOperation(store, rec.operation, params, auth.user, { dryRun, saveReplaces: state.saveReplaces, readsIgnoreSite: state.readsIgnoreSite })) };
     };
 
     // The latency is the time from a request to its reply. A read's reply is produced while it
