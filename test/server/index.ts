@@ -18,7 +18,7 @@ import { formatDate } from './model';
 export type { Operation } from './operations';
 export { DEMO } from './demo';
 
-export type FaultKind = 'http500' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'redirect' | 'drop' | 'truncate' | 'html' | 'empty' | 'echo' | 'serviceError';
+export type FaultKind = 'http500' | 'http500page' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'redirect' | 'drop' | 'truncate' | 'html' | 'empty' | 'echo' | 'serviceError';
 /** The kinds a random fault rate draws from by default. */
 export const FAULT_KINDS: readonly FaultKind[] = ['http500', 'http502', 'http503', 'http504', 'http429', 'drop', 'truncate', 'html', 'empty'];
 /**
@@ -26,9 +26,10 @@ export const FAULT_KINDS: readonly FaultKind[] = ['http500', 'http502', 'http503
  * expired session), `redirect` (302 to a sign-in page, as a service URL that points at a website
  * gets), `echo` (a careless service whose error text quotes the request's site fields back,
  * passwords included; nothing is changed) and `serviceError` (HTTP 200 with `{success:false,
- * error}`: the service refuses in its own words, e.g. "Your subscription has expired").
+ * error}`: the service refuses in its own words, e.g. "Your subscription has expired") and
+ * `http500page` (HTTP 500 with an HTML error page, as PHP or a web server sends on a crash).
  */
-export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401', 'redirect', 'echo', 'serviceError'];
+export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401', 'redirect', 'echo', 'serviceError', 'http500page'];
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -280,6 +281,7 @@ function htmlPage(status: number, title: string, text: string): string {
 /** Status, content type and body of the HTTP-status faults. */
 const HTTP_FAULTS: Record<string, { status: number; type: string; body: string }> = {
   http500: { status: 500, type: JSON_TYPE, body: JSON.stringify({ success: false, error: 'Internal server error' }) },
+  http500page: { status: 500, type: HTML_TYPE, body: htmlPage(500, 'Internal Server Error', 'The server encountered an internal error and was unable to complete your request.') },
   http502: { status: 502, type: HTML_TYPE, body: htmlPage(502, 'Bad Gateway', 'The upstream server sent an invalid response.') },
   http503: { status: 503, type: HTML_TYPE, body: htmlPage(503, 'Service Temporarily Unavailable', 'The service is down for maintenance.') },
   http504: { status: 504, type: HTML_TYPE, body: htmlPage(504, 'Gateway Time-out', 'The upstream server did not answer in time.') },
