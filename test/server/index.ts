@@ -50,6 +50,8 @@ export interface FaultSpec {
 export interface ServiceConfig {
   /** Time from every /api request to its reply (a read's reply is made during it, a write is carried out after it). */
   latencyMs?: number;
+  /** The latency of these operations instead of `latencyMs` (e.g. `{"getRevisionFiles": 3000}`: a slow file list); `{}` clears them. */
+  operationLatencyMs?: Partial<Record<Operation, number>>;
   /** 0..1, probability that a /api request gets a random fault from faultKinds. */
   faultRate?: number;
   /** Default: all kinds. */
@@ -175,6 +177,7 @@ export function redactUrl(raw: string): string {
 
 interface State {
   latencyMs: number;
+  operationLatencyMs: Partial<Record<Operation, number>>;
   faultRate: number;
   faultKinds: FaultKind[];
   failNext: FaultSpec[];
@@ -219,6 +222,15 @@ function applyConfig(state: State, c: ServiceConfig): void {
     if (!(typeof c.latencyMs === 'number' && Number.isFinite(c.latencyMs) && c.latencyMs >= 0)) throw new Error('latencyMs must be a number >= 0');
     next.latencyMs = c.latencyMs;
   }
+  if (c.operationLatencyMs !== undefined) {
+    const o = c.operationLatencyMs;
+    if (o === null || typeof o !== 'object' || Array.isArray(o)) throw new Error('operationLatencyMs must be an object');
+    for (const [op, ms] of Object.entries(o)) {
+      if (!OPERATIONS.includes(op as Operation)) throw new Error(`Unknown operation: ${op}`);
+      if (!(typeof ms === 'number' && Number.isFinite(ms) && ms >= 0)) throw new Error('each operationLatencyMs must be a number >= 0');
+    }
+    next.operationLatencyMs = { ...o };
+  }
   if (c.faultRate !== undefined) {
     if (!(typeof c.faultRate === 'number' && c.faultRate >= 0 && c.faultRate <= 1)) throw new Error('faultRate must be a number from 0 to 1');
     next.faultRate = c.faultRate;
@@ -251,6 +263,7 @@ function applyConfig(state: State, c: ServiceConfig): void {
 function publicConfig(state: State): Required<ServiceConfig> {
   return {
     latencyMs: state.latencyMs,
+    operationLatencyMs: { ...state.operationLatencyMs },
     faultRate: state.faultRate,
     faultKinds: [...state.faultKinds],
     failNext: state.failNext.map((f) => ({ ...f })),
@@ -310,7 +323,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const quiet = !!opts.quiet;
 
   const startSeed = Math.floor(Math.random() * 2 ** 31);
-  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], seed: startSeed, random: seededRandom(startSeed), specShaped: false, saveReplaces: false, readsIgnoreSite: false, appendSites: [], down: false };
+  const state: State = { latencyMs: 0, operationLatencyMs: {}, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], seed: startSeed, random: seededRandom(startSeed), specShaped: false, saveReplaces: false, readsIgnoreSite: false, appendSites: [], down: false };
   /** Says which seed the random faults come from whenever they are switched on or reseeded. */
   const configure = (c: ServiceConfig): void => {
     const before = { rate: state.faultRate, seed: state.seed };
@@ -499,8 +512,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     // Writes are carried out after it, as before (a client that gives up during the latency
     // still finds its write made, as with a real service).
     const delayFrom = performance.now();
-    const early = !fault && state.latencyMs > 0 && rec.operation !== undefined && READ_OPERATIONS.has(rec.operation) ? serialized(respond(false)) : undefined;
-    await delay(Math.max(0, state.latencyMs - (performance.now() - delayFrom)));
+    const latencyMs = (rec.operation !== undefined ? state.operationLatencyMs[rec.operation] : undefined) ?? state.latencyMs;
+    const early = !fault && latencyMs > 0 && rec.operation !== undefined && READ_OPERATIONS.has(rec.operation) ? serialized(respond(false)) : undefined;
+    await delay(Math.max(0, latencyMs - (performance.now() - delayFrom)));
     if (closing) return;
     if (early) {
       record(early.status);
