@@ -230,11 +230,6 @@ export function searchThreads(): number {
   return live;
 }
 
-/** Files waiting for a search thread now; for tests. */
-export function searchesWaiting(): number {
-  return waiting.length;
-}
-
 /** Ends the idle search threads, if any (tests, and the extension's deactivation). */
 export function endIdleSearchThread(): void {
   for (let i = idle.pop(); i; i = idle.pop()) {
