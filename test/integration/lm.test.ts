@@ -257,6 +257,26 @@ describe('Language-model tools', function () {
     });
   });
 
+  /**
+   * Signs in again (no site allowed: the answers are kept in memory until sign-out) and records
+   * what VS Code gets when it prepares each invocation (the tool registered at activation calls
+   * `prepare`); `original` puts it back.
+   */
+  async function signedInAfresh() {
+    await api.session.signOut();
+    await signInDemo(url);
+    const features = await api.history();
+    const lm = features.lmTools;
+    const prepared: (vscode.PreparedToolInvocation | undefined)[] = [];
+    const original = lm.prepare;
+    lm.prepare = async (...args) => {
+      const p = await original.apply(lm, args);
+      prepared.push(p);
+      return p;
+    };
+    return { features, lm, prepared, original };
+  }
+
   it('revision contents go out only after the user’s yes, asked once per site, also to an extension that invokes the tool without a chat', async () => {
     const token = new vscode.CancellationTokenSource().token;
     const own = sites.filter((s) => !s.shared);
@@ -266,18 +286,7 @@ describe('Language-model tools', function () {
     const revs = (await serviceRead<{ revisions: { id: string }[] }>(url, `/api/revisions?site=${first.id}&file=${encodeURIComponent(files[0]!)}&no_content=1`)).revisions;
     const content = (await serviceRead<{ content: string }>(url, `/api/revisions?site=${first.id}&revision=${revs[0]!.id}`)).content;
     // A fresh sign-in: no site is allowed yet (the answers are kept in memory, until sign-out).
-    await api.session.signOut();
-    await signInDemo(url);
-    const features = await api.history();
-    const lm = features.lmTools;
-    // What VS Code gets when it prepares each invocation (the tool registered at activation calls this).
-    const prepared: (vscode.PreparedToolInvocation | undefined)[] = [];
-    const original = lm.prepare;
-    lm.prepare = async (...args) => {
-      const p = await original.apply(lm, args);
-      prepared.push(p);
-      return p;
-    };
+    const { features, lm, prepared, original } = await signedInAfresh();
     try {
       // Invoked as any extension can: vscode.lm.invokeTool, no chat. VS Code asks the user with the
       // confirmation the preparation returns (in this test host its dialogs answer yes).
@@ -340,17 +349,7 @@ describe('Language-model tools', function () {
     const ownPath = allowedFiles[0]!;
     const ownRev = (await revsOf(allowed, ownPath))[0]!;
     // A fresh sign-in, then the user's yes for the allowed site (a revision of its own).
-    await api.session.signOut();
-    await signInDemo(url);
-    const features = await api.history();
-    const lm = features.lmTools;
-    const prepared: (vscode.PreparedToolInvocation | undefined)[] = [];
-    const original = lm.prepare;
-    lm.prepare = async (...args) => {
-      const p = await original.apply(lm, args);
-      prepared.push(p);
-      return p;
-    };
+    const { features, lm, prepared, original } = await signedInAfresh();
     const unprepared = async (input: object) => textOf((await features.tools.get(TOOL_NAMES.getRevision)!.invoke({ input, toolInvocationToken: undefined }, token))!);
     const contentReads = async () => (await control(url, 'stats')).requests.filter((q) => q.operation === 'getRevision').length;
     try {
