@@ -194,6 +194,8 @@ describe('Smoke', function () {
     } finally {
       await vscode.commands.executeCommand('notifications.clearAll');
       disposeCopy(ctx);
+      // The search focused the History Search view: the side bar as the other suites expect it.
+      for (const [title, expanded] of [['Sites', true], ['History Search', false], ['Site Changes', false]] as const) await s!.setPaneExpanded(title, expanded);
     }
   });
 
