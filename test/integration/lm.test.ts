@@ -257,6 +257,26 @@ describe('Language-model tools', function () {
     });
   });
 
+  /**
+   * Signs in again (no site allowed: the answers are kept in memory until sign-out) and records
+   * what VS Code gets when it prepares each invocation (the tool registered at activation calls
+   * `prepare`); `original` puts it back.
+   */
+  async function signedInAfresh() {
+    await api.session.signOut();
+    await signInDemo(url);
+    const features = await api.history();
+    const lm = features.lmTools;
+    const prepared: (vscode.PreparedToolInvocation | undefined)[] = [];
+    const original = lm.prepare;
+    lm.prepare = async (...args) => {
+      const p = await original.apply(lm, args);
+      prepared.push(p);
+      return p;
+    };
+    return { features, lm, prepared, original };
+  }
+
   it('revision contents go out only after the user’s yes, asked once per site, also to an extension that invokes the tool without a chat', async () => {
     const token = new vscode.CancellationTokenSource().token;
     const own = sites.filter((s) => !s.shared);
@@ -266,18 +286,7 @@ describe('Language-model tools', function () {
     const revs = (await serviceRead<{ revisions: { id: string }[] }>(url, `/api/revisions?site=${first.id}&file=${encodeURIComponent(files[0]!)}&no_content=1`)).revisions;
     const content = (await serviceRead<{ content: string }>(url, `/api/revisions?site=${first.id}&revision=${revs[0]!.id}`)).content;
     // A fresh sign-in: no site is allowed yet (the answers are kept in memory, until sign-out).
-    await api.session.signOut();
-    await signInDemo(url);
-    const features = await api.history();
-    const lm = features.lmTools;
-    // What VS Code gets when it prepares each invocation (the tool registered at activation calls this).
-    const prepared: (vscode.PreparedToolInvocation | undefined)[] = [];
-    const original = lm.prepare;
-    lm.prepare = async (...args) => {
-      const p = await original.apply(lm, args);
-      prepared.push(p);
-      return p;
-    };
+    const { features, lm, prepared, original } = await signedInAfresh();
     try {
       // Invoked as any extension can: vscode.lm.invokeTool, no chat. VS Code asks the user with the
       // confirmation the preparation returns (in this test host its dialogs answer yes).
@@ -316,6 +325,71 @@ describe('Language-model tools', function () {
     await signInDemo(url);
     const again = await lm.prepare(TOOL_NAMES.getRevision, { site: first.id, revisionId: revs[0]!.id }, token);
     assert.equal(again?.confirmationMessages?.title, 'Hand out the content of revisions?');
+  });
+
+  it('consent follows the content: a yes for one site hands out no other site’s revision, and lists no other site’s revision ids, even from a service that answers by id or path alone', async () => {
+    const token = new vscode.CancellationTokenSource().token;
+    const own = sites.filter((s) => !s.shared);
+    const filesOf = async (site: Site) => (await serviceRead<{ files: string[] }>(url, `/api/revisions?site=${site.id}`)).files;
+    const revsOf = async (site: Site, path: string) => (await serviceRead<{ revisions: { id: string }[] }>(url, `/api/revisions?site=${site.id}&file=${encodeURIComponent(path)}&no_content=1`)).revisions;
+    // "Public Blog", allowed; "Client Production", never allowed, with a file the first has not.
+    const allowed = own.find((s) => s.server_type === 'FTP')!;
+    const allowedFiles = await filesOf(allowed);
+    let other: Site | undefined;
+    let secretPath = '';
+    for (const s of own.filter((x) => x.id !== allowed.id)) {
+      const f = (await filesOf(s)).find((p) => !allowedFiles.includes(p));
+      if (f) [other, secretPath] = [s, f];
+      if (other) break;
+    }
+    assert.ok(other, 'another site of the demo user with a file the allowed site has not');
+    const secretRev = (await revsOf(other, secretPath))[0]!;
+    const secret = (await serviceRead<{ content: string }>(url, `/api/revisions?site=${other.id}&revision=${secretRev.id}`)).content;
+    assert.ok(secret.length > 20, 'a content to look for');
+    const ownPath = allowedFiles[0]!;
+    const ownRev = (await revsOf(allowed, ownPath))[0]!;
+    // A fresh sign-in, then the user's yes for the allowed site (a revision of its own).
+    const { features, lm, prepared, original } = await signedInAfresh();
+    const unprepared = async (input: object) => textOf((await features.tools.get(TOOL_NAMES.getRevision)!.invoke({ input, toolInvocationToken: undefined }, token))!);
+    const contentReads = async () => (await control(url, 'stats')).requests.filter((q) => q.operation === 'getRevision').length;
+    try {
+      assert.ok(dataOf<{ content: string }>(await invoke(TOOL_NAMES.getRevision, { site: allowed.id, revisionId: ownRev.id, path: ownPath })).content.length > 0);
+      assert.equal(prepared.at(-1)?.confirmationMessages?.title, 'Hand out the content of revisions?', 'the yes for the allowed site');
+      // From here the service answers Get Revision by the id and Get Revisions by the path alone.
+      await control(url, 'config', { readsIgnoreSite: true });
+      await control(url, 'reset-stats');
+      // The other site's revision id under the allowed site, no path: nothing of this session lists
+      // it there, so it is asked about, for this call; without that yes, nothing is read.
+      const refused = await unprepared({ site: allowed.id, revisionId: secretRev.id });
+      assert.match(refused, /is not among the revisions listed for site .* and the user was not asked about it for this call/);
+      assert.ok(!refused.includes(secret));
+      const asked = await lm.prepare(TOOL_NAMES.getRevision, { site: allowed.id, revisionId: secretRev.id }, token);
+      const question = (asked?.confirmationMessages?.message as vscode.MarkdownString | undefined)?.value.replace(/&nbsp;/g, ' ') ?? '';
+      assert.match(question, new RegExp(`Revision "${secretRev.id}" is not among the revisions listed for the site "${allowed.name}" in this session`), 'asked, although the site is allowed');
+      assert.doesNotMatch(question, /without asking again/, 'the site was allowed already: only this revision is asked about');
+      // With the other site's path: no file of the allowed site; with one of its own: not one of its revisions.
+      const byPath = textOf(await invoke(TOOL_NAMES.getRevision, { site: allowed.id, revisionId: secretRev.id, path: secretPath }));
+      assert.match(byPath, /is not a file with revisions on site .*No content was read\./);
+      const byOwnPath = textOf(await invoke(TOOL_NAMES.getRevision, { site: allowed.id, revisionId: secretRev.id, path: ownPath }));
+      assert.match(byOwnPath, /is not one of the revisions of .* on site .*No content was read\./);
+      for (const t of [byPath, byOwnPath]) assert.ok(!t.includes(secret), t.slice(0, 200));
+      assert.equal(await contentReads(), 0, 'no content was asked of the service');
+      // List Revisions under the allowed site with the other site's path gives out none of its ids.
+      const listed = textOf(await invoke(TOOL_NAMES.listRevisions, { site: allowed.id, path: secretPath }));
+      assert.match(listed, /is not a file with revisions on site/);
+      assert.ok(!listed.includes(`"${secretRev.id}"`), listed.slice(0, 300));
+      // Listed under the site it belongs to, the revision needs that site's own yes.
+      assert.ok(dataOf<{ revisions: { id: string }[] }>(await invoke(TOOL_NAMES.listRevisions, { site: other.id, path: secretPath })).revisions.some((r) => r.id === secretRev.id));
+      const ownSite = await lm.prepare(TOOL_NAMES.getRevision, { site: other.id, revisionId: secretRev.id }, token);
+      assert.match((ownSite?.confirmationMessages?.message as vscode.MarkdownString).value.replace(/&nbsp;/g, ' '), new RegExp(`of the site "${other.name}"`));
+      assert.doesNotMatch((ownSite?.confirmationMessages?.message as vscode.MarkdownString).value, /not among the revisions listed/);
+    } finally {
+      lm.prepare = original;
+      await control(url, 'config', { readsIgnoreSite: false });
+      // Leave no answer behind for the other tests.
+      await api.session.signOut();
+      await signInDemo(url);
+    }
   });
 
   it('sites are handed out without user:password@ in their host and web URL; a filter does not find the password', async () => {

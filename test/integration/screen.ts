@@ -95,6 +95,26 @@ export class Screen {
     return this.send({ op: 'moveMouseAway' });
   }
 
+  /**
+   * Hovers `target` until what the hover shows (`read`) passes `check`: the mouse is moved away
+   * and back for each try. A hover comes up on a mouse move only: one the workbench did not show,
+   * or hid again (its editor drawn anew under it, a slow provider on a loaded machine), is asked
+   * for again rather than waited for. Each try waits `tryMs` for the hover (its delay, 300 ms,
+   * and the providers); throws with the last value seen after `timeoutMs`.
+   */
+  async hoverUntil<T>(target: Target, read: () => Promise<T>, check: (v: T) => boolean, what: string, { tryMs = 3000, timeoutMs = 20000 } = {}): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      await this.moveMouseAway();
+      await this.hover(target);
+      try {
+        return await this.until(read, check, what, Math.min(tryMs, Math.max(1, deadline - Date.now())));
+      } catch (e) {
+        if (Date.now() >= deadline) throw new Error(`${(e as Error).message} (${attempt} hovers)`, { cause: e });
+      }
+    }
+  }
+
   /** Polls `read` until `check` accepts its value; throws with the last value seen. */
   async until<T>(read: () => Promise<T>, check: (v: T) => boolean, what: string, timeoutMs = 15000): Promise<T> {
     const deadline = Date.now() + timeoutMs;

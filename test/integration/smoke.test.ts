@@ -167,6 +167,38 @@ describe('Smoke', function () {
     }
   });
 
+  it('a missing search thread script (dist/searchWorker.js, the extension updated under this window) ends a search in “reload the window” with a Reload Window button, not “Cannot find module”', async function () {
+    const s = screen();
+    if (!s) this.skip();
+    const dist = path.dirname(runningBundle());
+    assert.ok(fs.existsSync(path.join(dist, 'searchWorker.js')), 'the running extension has its search thread');
+    // A copy of the extension as shipped, every chunk in it, without the search thread's script.
+    const tag = `noworker${Date.now().toString(36)}`;
+    const entry = prepareCopy(runningBundle(), tag);
+    assert.ok(!fs.existsSync(path.join(path.dirname(entry), 'searchWorker.js')));
+    const url = (await testService()).url;
+    const body = new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password });
+    const site = ((await (await fetch(`${url}/api/sites`, { method: 'POST', body })).json()) as { sites: Site[] }).sites.find((x) => x.name === SEARCH_DEMO.siteName);
+    assert.ok(site, `the demo site ${SEARCH_DEMO.siteName}`);
+    const ctx = freshContext(url, DEMO.user.email, DEMO.user.password);
+    try {
+      (await importCopy(entry)).activate(ctx);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      const run = (await vscode.commands.executeCommand(`siteRevisions.searchHistory.${tag}`, { site }, { query: { pattern: SEARCH_DEMO.marker, matchCase: true }, mode: 'changes' })) as { state?: string; error?: string } | undefined;
+      assert.equal(run?.state, 'failed');
+      assert.equal(run?.error, 'Site Revisions was updated while this window was open: reload the window.');
+      await vscode.commands.executeCommand('notifications.showList');
+      const shown = await s!.until(() => s!.notifications(), (n) => n.some((m) => m.includes('Site Revisions was updated while this window was open: reload the window.')), 'the reload message drawn', 20000);
+      assert.deepEqual(shown.filter((m) => /Cannot find|MODULE_NOT_FOUND|searchWorker|search thread/i.test(m)), [], 'no error text');
+      assert.ok((await s!.notificationButtons()).includes('Reload Window'), 'a Reload Window button');
+    } finally {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      disposeCopy(ctx);
+      // The search focused the History Search view: the side bar as the other suites expect it.
+      for (const [title, expanded] of [['Sites', true], ['History Search', false], ['Site Changes', false]] as const) await s!.setPaneExpanded(title, expanded);
+    }
+  });
+
   it('the installed extension exports nothing that leads to secrets, the session or the client', async function () {
     if (!installed) this.skip(); // the development build returns test handles on purpose
     const e = vscode.extensions.getExtension(EXTENSION_ID)!;

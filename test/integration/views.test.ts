@@ -134,7 +134,7 @@ describe('Screen: the Sites view in each failure state', function () {
   it('the service answers an error: the explanation, and Retry · Sign In Again · Show Log; the log has the status', async () => {
     const w = await fail(['http500'], /answered with an error/);
     assert.match(w.text, /The service answered with an error, so your sites could not be loaded\./);
-    assert.match(w.text, /It answered with an HTTP error status\. The log shows which, and what came with it\./);
+    assert.match(w.text, /It answered with an HTTP error status, shown in a notification\. The log has what came with it\./);
     assert.deepEqual(w.buttons, ['Retry', 'Sign In Again', 'Show Log']);
     assert.equal(api.model.state, 'error');
     await showLogShows(() => s.clickWelcomeButton('Show Log'), /HTTP 500/);
@@ -179,7 +179,7 @@ describe('Screen: the Sites view in each failure state', function () {
     await control(url, 'reset-stats');
     try {
       const w = await fail([{ kind: 'http500', error: 'Account locked' }], /answered with an error/);
-      assert.match(w.text, /It answered with an HTTP error status\./);
+      assert.match(w.text, /It answered with an HTTP error status, shown in a notification\./);
       const expected = 'Your sites could not be loaded. The service answered with HTTP status 500 and said: “Account locked.”';
       assert.deepEqual(await notificationsWith('Account locked', (t) => t.length > 0, 'the service’s words in a notification'), [expected]);
       // The same words again while their notification is open: not a second one. Other words after
@@ -191,6 +191,21 @@ describe('Screen: the Sites view in each failure state', function () {
       await notificationsWith('Maintenance until 14:00 UTC', (t) => t.length === 1, 'the other words in a notification');
       assert.deepEqual(await notificationsWith('Account locked', (t) => t.length > 0, 'the first notification'), [expected], 'one notification for the same words');
       await showLogShows(() => s.click(notificationButton('Account locked', 'Show Log')), /Could not load the sites: .*HTTP 500: Account locked/);
+    } finally {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
+    }
+  });
+
+  it('the service answers HTTP 500 with an HTML error page: a notification says the status, and only it; its Show Log shows the page’s excerpt', async () => {
+    try {
+      const w = await fail(['http500page'], /answered with an error/);
+      assert.match(w.text, /It answered with an HTTP error status, shown in a notification\./);
+      assert.deepEqual(w.buttons, ['Retry', 'Sign In Again', 'Show Log']);
+      const shown = await notificationsWith('could not be loaded', (t) => t.length > 0, 'the status in a notification');
+      assert.deepEqual(shown, ['Your sites could not be loaded. The service answered with HTTP status 500.']);
+      assert.deepEqual((await s.texts(notificationButtons('HTTP status 500'))).map((b) => b.trim()), ['Retry', 'Show Log']);
+      await showLogShows(() => s.click(notificationButton('HTTP status 500', 'Show Log')), /HTTP 500: <!DOCTYPE html> <html> <head><title>500 Internal Server Error/);
     } finally {
       await vscode.commands.executeCommand('notifications.clearAll');
       await vscode.commands.executeCommand('notifications.hideList');

@@ -18,7 +18,7 @@ import { formatDate } from './model';
 export type { Operation } from './operations';
 export { DEMO } from './demo';
 
-export type FaultKind = 'http500' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'redirect' | 'drop' | 'truncate' | 'html' | 'empty' | 'echo' | 'serviceError';
+export type FaultKind = 'http500' | 'http500page' | 'http502' | 'http503' | 'http504' | 'http429' | 'http401' | 'redirect' | 'drop' | 'truncate' | 'html' | 'empty' | 'echo' | 'serviceError';
 /** The kinds a random fault rate draws from by default. */
 export const FAULT_KINDS: readonly FaultKind[] = ['http500', 'http502', 'http503', 'http504', 'http429', 'drop', 'truncate', 'html', 'empty'];
 /**
@@ -26,9 +26,10 @@ export const FAULT_KINDS: readonly FaultKind[] = ['http500', 'http502', 'http503
  * expired session), `redirect` (302 to a sign-in page, as a service URL that points at a website
  * gets), `echo` (a careless service whose error text quotes the request's site fields back,
  * passwords included; nothing is changed) and `serviceError` (HTTP 200 with `{success:false,
- * error}`: the service refuses in its own words, e.g. "Your subscription has expired").
+ * error}`: the service refuses in its own words, e.g. "Your subscription has expired") and
+ * `http500page` (HTTP 500 with an HTML error page, as PHP or a web server sends on a crash).
  */
-export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401', 'redirect', 'echo', 'serviceError'];
+export const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, 'http401', 'redirect', 'echo', 'serviceError', 'http500page'];
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -49,6 +50,8 @@ export interface FaultSpec {
 export interface ServiceConfig {
   /** Time from every /api request to its reply (a read's reply is made during it, a write is carried out after it). */
   latencyMs?: number;
+  /** The latency of these operations instead of `latencyMs` (e.g. `{"getRevisionFiles": 3000}`: a slow file list); `{}` clears them. */
+  operationLatencyMs?: Partial<Record<Operation, number>>;
   /** 0..1, probability that a /api request gets a random fault from faultKinds. */
   faultRate?: number;
   /** Default: all kinds. */
@@ -72,6 +75,13 @@ export interface ServiceConfig {
    * Default false: fields left out keep their stored value.
    */
   saveReplaces?: boolean;
+  /**
+   * Get Revision answers by the revision's id and Get Revisions by the file's path alone, from any
+   * site the user can read, whatever site the request names (the named site's own file first): a
+   * service the spec does not rule out (it does not say that the reads check the site). Default
+   * false: a read finds only what belongs to the site it names.
+   */
+  readsIgnoreSite?: boolean;
   /**
    * Added verbatim at the end of every Get Sites list: entries with values the spec does not
    * allow (an object for a name, a list for an id…), to show how a client copes. Default none.
@@ -167,11 +177,13 @@ export function redactUrl(raw: string): string {
 
 interface State {
   latencyMs: number;
+  operationLatencyMs: Partial<Record<Operation, number>>;
   faultRate: number;
   faultKinds: FaultKind[];
   failNext: FaultSpec[];
   specShaped: boolean;
   saveReplaces: boolean;
+  readsIgnoreSite: boolean;
   appendSites: unknown[];
   down: boolean;
   seed: number;
@@ -210,6 +222,15 @@ function applyConfig(state: State, c: ServiceConfig): void {
     if (!(typeof c.latencyMs === 'number' && Number.isFinite(c.latencyMs) && c.latencyMs >= 0)) throw new Error('latencyMs must be a number >= 0');
     next.latencyMs = c.latencyMs;
   }
+  if (c.operationLatencyMs !== undefined) {
+    const o = c.operationLatencyMs;
+    if (o === null || typeof o !== 'object' || Array.isArray(o)) throw new Error('operationLatencyMs must be an object');
+    for (const [op, ms] of Object.entries(o)) {
+      if (!OPERATIONS.includes(op as Operation)) throw new Error(`Unknown operation: ${op}`);
+      if (!(typeof ms === 'number' && Number.isFinite(ms) && ms >= 0)) throw new Error('each operationLatencyMs must be a number >= 0');
+    }
+    next.operationLatencyMs = { ...o };
+  }
   if (c.faultRate !== undefined) {
     if (!(typeof c.faultRate === 'number' && c.faultRate >= 0 && c.faultRate <= 1)) throw new Error('faultRate must be a number from 0 to 1');
     next.faultRate = c.faultRate;
@@ -231,7 +252,7 @@ function applyConfig(state: State, c: ServiceConfig): void {
     if (!Array.isArray(c.appendSites)) throw new Error('appendSites must be an array');
     next.appendSites = structuredClone(c.appendSites);
   }
-  for (const k of ['specShaped', 'saveReplaces', 'down'] as const) {
+  for (const k of ['specShaped', 'saveReplaces', 'readsIgnoreSite', 'down'] as const) {
     if (c[k] === undefined) continue;
     if (typeof c[k] !== 'boolean') throw new Error(`${k} must be true or false`);
     next[k] = c[k];
@@ -242,12 +263,14 @@ function applyConfig(state: State, c: ServiceConfig): void {
 function publicConfig(state: State): Required<ServiceConfig> {
   return {
     latencyMs: state.latencyMs,
+    operationLatencyMs: { ...state.operationLatencyMs },
     faultRate: state.faultRate,
     faultKinds: [...state.faultKinds],
     failNext: state.failNext.map((f) => ({ ...f })),
     seed: state.seed,
     specShaped: state.specShaped,
     saveReplaces: state.saveReplaces,
+    readsIgnoreSite: state.readsIgnoreSite,
     appendSites: structuredClone(state.appendSites),
     down: state.down,
   };
@@ -271,6 +294,7 @@ function htmlPage(status: number, title: string, text: string): string {
 /** Status, content type and body of the HTTP-status faults. */
 const HTTP_FAULTS: Record<string, { status: number; type: string; body: string }> = {
   http500: { status: 500, type: JSON_TYPE, body: JSON.stringify({ success: false, error: 'Internal server error' }) },
+  http500page: { status: 500, type: HTML_TYPE, body: htmlPage(500, 'Internal Server Error', 'The server encountered an internal error and was unable to complete your request.') },
   http502: { status: 502, type: HTML_TYPE, body: htmlPage(502, 'Bad Gateway', 'The upstream server sent an invalid response.') },
   http503: { status: 503, type: HTML_TYPE, body: htmlPage(503, 'Service Temporarily Unavailable', 'The service is down for maintenance.') },
   http504: { status: 504, type: HTML_TYPE, body: htmlPage(504, 'Gateway Time-out', 'The upstream server did not answer in time.') },
@@ -299,7 +323,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const quiet = !!opts.quiet;
 
   const startSeed = Math.floor(Math.random() * 2 ** 31);
-  const state: State = { latencyMs: 0, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], seed: startSeed, random: seededRandom(startSeed), specShaped: false, saveReplaces: false, appendSites: [], down: false };
+  const state: State = { latencyMs: 0, operationLatencyMs: {}, faultRate: 0, faultKinds: [...FAULT_KINDS], failNext: [], seed: startSeed, random: seededRandom(startSeed), specShaped: false, saveReplaces: false, readsIgnoreSite: false, appendSites: [], down: false };
   /** Says which seed the random faults come from whenever they are switched on or reseeded. */
   const configure = (c: ServiceConfig): void => {
     const before = { rate: state.faultRate, seed: state.seed };
@@ -478,7 +502,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       const auth = authenticate(store.users, body, req.headers.authorization);
       if (!auth.ok) return { status: 401, body: { success: false, error: auth.error } };
       if (!rec.operation) return { status: 200, body: { success: false, error: `Unknown cmd: ${params.cmd}` } };
-      return { status: 200, body: shaped(rec.operation, runOperation(store, rec.operation, params, auth.user, { dryRun, saveReplaces: state.saveReplaces })) };
+      return { status: 200, body: shaped(rec.operation, runOperation(store, rec.operation, params, auth.user, { dryRun, saveReplaces: state.saveReplaces, readsIgnoreSite: state.readsIgnoreSite })) };
     };
 
     // The latency is the time from a request to its reply. A read's reply is produced while it
@@ -488,8 +512,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     // Writes are carried out after it, as before (a client that gives up during the latency
     // still finds its write made, as with a real service).
     const delayFrom = performance.now();
-    const early = !fault && state.latencyMs > 0 && rec.operation !== undefined && READ_OPERATIONS.has(rec.operation) ? serialized(respond(false)) : undefined;
-    await delay(Math.max(0, state.latencyMs - (performance.now() - delayFrom)));
+    const latencyMs = (rec.operation !== undefined ? state.operationLatencyMs[rec.operation] : undefined) ?? state.latencyMs;
+    const early = !fault && latencyMs > 0 && rec.operation !== undefined && READ_OPERATIONS.has(rec.operation) ? serialized(respond(false)) : undefined;
+    await delay(Math.max(0, latencyMs - (performance.now() - delayFrom)));
     if (closing) return;
     if (early) {
       record(early.status);

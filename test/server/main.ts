@@ -21,6 +21,10 @@ const HELP = `Usage: node out/test/server/main.js [flags]
                     (a failed read answers {error}); env SR_SPEC_SHAPED=1
   --save-replaces   Save Site on an existing site replaces the record with exactly the fields
                     sent (a field left out is emptied); env SR_SAVE_REPLACES=1
+  --reads-ignore-site
+                    Get Revision answers by the revision id and Get Revisions by the path alone,
+                    from any site the user can read (the spec does not rule it out); env
+                    SR_READS_IGNORE_SITE=1
   --search-scale    add the search-scale data set: 2,000 files × 20 revisions × 10 KB (env SR_SEARCH_SCALE=1)
   --reset           delete the data file first (seed again)
   --quiet           no per-request log lines
@@ -52,7 +56,7 @@ async function main(): Promise<void> {
   const flags: Record<string, string | true> = {};
   const args = process.argv.slice(2);
   const valued = new Set(['--port', '--host', '--data', '--latency', '--fault-rate', '--faults', '--seed']);
-  const bool = new Set(['--large', '--search-scale', '--spec-shaped', '--save-replaces', '--reset', '--quiet', '--help', '-h']);
+  const bool = new Set(['--large', '--search-scale', '--spec-shaped', '--save-replaces', '--reads-ignore-site', '--reset', '--quiet', '--help', '-h']);
   for (let i = 0; i < args.length; i++) {
     const [name, inline] = args[i].split(/=(.*)/s, 2);
     if (valued.has(name)) {
@@ -85,6 +89,7 @@ async function main(): Promise<void> {
     large: !!flags['--large'] || env.SR_LARGE === '1' || env.SR_LARGE === 'true',
     specShaped: !!flags['--spec-shaped'] || env.SR_SPEC_SHAPED === '1' || env.SR_SPEC_SHAPED === 'true',
     saveReplaces: !!flags['--save-replaces'] || env.SR_SAVE_REPLACES === '1' || env.SR_SAVE_REPLACES === 'true',
+    readsIgnoreSite: !!flags['--reads-ignore-site'] || env.SR_READS_IGNORE_SITE === '1' || env.SR_READS_IGNORE_SITE === 'true',
     searchScale: !!flags['--search-scale'] || env.SR_SEARCH_SCALE === '1' || env.SR_SEARCH_SCALE === 'true',
     quiet: !!flags['--quiet'],
   };
@@ -103,7 +108,7 @@ async function main(): Promise<void> {
   const u = service.url;
   const auth = `-d login=1 -d email=${DEMO.user.email} -d password=${DEMO.user.password}`;
   console.log(`Site Revisions local service listening on ${u}
-  data file: ${service.dataFile}${opts.large ? '\n  large data set: site "Large site" (id 900000)' : ''}${opts.searchScale ? '\n  search-scale data set: site "Search scale site" (id 900001)' : ''}${opts.latencyMs ? `\n  latency: ${opts.latencyMs} ms` : ''}${opts.faultRate ? `\n  fault rate: ${opts.faultRate} (${(opts.faultKinds ?? FAULT_KINDS).join(', ')})` : ''}${opts.specShaped ? '\n  reads answer as the spec shows them (no "success")' : ''}${opts.saveReplaces ? '\n  Save Site replaces the whole record' : ''}
+  data file: ${service.dataFile}${opts.large ? '\n  large data set: site "Large site" (id 900000)' : ''}${opts.searchScale ? '\n  search-scale data set: site "Search scale site" (id 900001)' : ''}${opts.latencyMs ? `\n  latency: ${opts.latencyMs} ms` : ''}${opts.faultRate ? `\n  fault rate: ${opts.faultRate} (${(opts.faultKinds ?? FAULT_KINDS).join(', ')})` : ''}${opts.specShaped ? '\n  reads answer as the spec shows them (no "success")' : ''}${opts.saveReplaces ? '\n  Save Site replaces the whole record' : ''}${opts.readsIgnoreSite ? '\n  reads find a revision by its id and a file by its path, whatever site they name' : ''}
 
 Demo accounts (test fixtures):
   ${DEMO.user.email} / ${DEMO.user.password}

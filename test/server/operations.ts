@@ -35,6 +35,8 @@ export interface RunOptions {
   dryRun?: boolean;
   /** Save Site on an existing site replaces the record with exactly the fields received (see ServiceConfig). */
   saveReplaces?: boolean;
+  /** Get Revision by id and Get Revisions by path alone, from any readable site (see ServiceConfig). */
+  readsIgnoreSite?: boolean;
 }
 
 /** Runs one operation. */
@@ -57,14 +59,15 @@ export function runOperation(store: Store, op: Operation, params: Record<string,
       if ('error' in found) return fail(found.error);
       const file = params.file ?? '';
       if (file === '') return fail('Missing parameter: file');
-      return { success: true, revisions: store.revisions(found.site.id, file, !isTrue(params.no_content)) };
+      const from = o.readsIgnoreSite && !store.filePaths(found.site.id).includes(file) ? (store.visibleSites(user.id).find((s) => store.filePaths(s.id).includes(file)) ?? found.site) : found.site;
+      return { success: true, revisions: store.revisions(from.id, file, !isTrue(params.no_content)) };
     }
     case 'getRevision': {
       const found = readableSite(store, params, user);
       if ('error' in found) return fail(found.error);
       const id = params.revision ?? '';
       if (id === '') return fail('Missing parameter: revision');
-      const rev = store.revision(found.site.id, id);
+      const rev = store.revision(found.site.id, id) ?? (o.readsIgnoreSite ? store.visibleSites(user.id).map((s) => store.revision(s.id, id)).find((r) => r) : undefined);
       if (!rev) return fail('Revision not found');
       return { success: true, id: rev.id, content: rev.content };
     }

@@ -463,6 +463,24 @@ describe('SiteRevisionClient (raw HTTP server)', function () {
       }
     });
 
+    it('another site’s password in a PHP dump (print_r, var_dump, field/value) stays out of the error: HTML 500 page, the service’s own words, a 2xx that is not JSON', async () => {
+      const c = client({ retries: 0 });
+      const pw = 'Cl1ent-Pr0d-Pw';
+      const cases: [RawResponse, () => Promise<Error>][] = [
+        [{ status: 500, body: `<html><body><pre>Array\n(\n    [name] => Client Production\n    [ftp_pass] => ${pw}\n)\n</pre></body></html>`, headers: { 'content-type': 'text/html' } }, () => rejectsWith(c.getSites(), HttpStatusError)],
+        [{ body: { success: false, error: `Could not save: array(1) {\n  ["db_password"]=>\n  string(14) "${pw}"\n} for Client Production` } }, () => rejectsWith(c.getSites(), ServiceError)],
+        [{ body: { success: false, error: `Invalid value for Client Production: {"field":"ftp_pass","value":"${pw}"}` } }, () => rejectsWith(c.getSites(), ServiceError)],
+        [{ status: 500, body: { success: false, error: `Array ( [name] => Client Production [db_password] => ${pw} )` } }, () => rejectsWith(c.getSites(), HttpStatusError)],
+        [{ body: `Warning: Array ( [name] => Client Production [ftp_pass] => ${pw} ) {"sites":[]}`, headers: { 'content-type': 'text/html' } }, () => rejectsWith(c.getSites(), InvalidReplyError)],
+      ];
+      for (const [reply, call] of cases) {
+        server.setHandler(reply);
+        const e = await call();
+        assert.ok(!e.message.includes(pw) && !e.message.includes(pw.slice(0, 6)), JSON.stringify(e.message));
+        assert.match(e.message, /Client Production/, 'the rest shows');
+      }
+    });
+
     it('HTTP 401 (any body) → AuthError', async () => {
       const c = client();
       server.setHandler({ status: 401, body: 'nope', headers: { 'content-type': 'text/plain' } });

@@ -1,7 +1,7 @@
 // The language-model tools' input reading and result shaping (plain Node).
 import * as assert from 'node:assert/strict';
 import type { Site } from '../../src/core/api/types';
-import { ContentConsent } from '../../src/features/tools/consent';
+import { ContentConsent, revisionBelonging, siteLists, type SiteReads } from '../../src/features/tools/consent';
 import { capContent, findSite, folderStatusInput, getRevisionInput, LIMITS, limitOf, lineHistoryInput, searchHistoryInput, siteChangesInput, siteSummary, ToolInputError } from '../../src/features/tools/results';
 
 function site(id: string, name: string, extra: Partial<Site> = {}): Site {
@@ -51,6 +51,10 @@ describe('lm results', () => {
     assert.equal(s.host, 'ftp.example.com');
     assert.equal(s.webUrl, 'https://www.example/');
     assert.ok(!JSON.stringify(s).includes('Pa55'));
+    // Spellings a URL parser reads as userinfo too: one slash, backslashes.
+    const slips = siteSummary(site('2', 'B', { domain: 'ftp:\\deploy:Ftp-Pa55@ftp.example.com', web_url: 'https:/admin:Web-Pa55@www.example/' }));
+    assert.deepEqual([slips.host, slips.webUrl], ['ftp:\\ftp.example.com', 'https:/www.example/']);
+    assert.ok(!JSON.stringify(slips).includes('Pa55'));
   });
 
   it('a scan’s input is read once, as the run reads it: an empty or odd path scans the folder or site; Site Changes has no path', () => {
@@ -101,5 +105,54 @@ describe('lm results', () => {
     account = 'https://svc|a@example.com';
     consent.clear();
     assert.equal(consent.allows('1'), false, 'forgotten');
+  });
+
+  it('a revision no list ties to the site: its own question, for one call only; the yes allows the site; other references, ids and accounts do not count', () => {
+    let account: string | undefined = 'https://svc|a@example.com';
+    const consent = new ContentConsent(() => account);
+    assert.equal(consent.takeUnlisted('Blog', '1044', '1'), false, 'not asked');
+    consent.askingUnlisted('Blog', '1044');
+    assert.equal(consent.takeUnlisted('Blog', '1045', '1'), false, 'another revision');
+    assert.equal(consent.takeUnlisted('Shop', '1044', '1'), false, 'another reference');
+    assert.equal(consent.takeUnlisted('Blog', '1044', '1'), true);
+    assert.equal(consent.allows('1'), true, 'the question said that the yes allows the site');
+    assert.equal(consent.takeUnlisted('Blog', '1044', '1'), false, 'one question, one call');
+    consent.askingUnlisted('Blog', '7');
+    account = 'https://svc|b@example.com';
+    assert.equal(consent.takeUnlisted('Blog', '7', '1'), false, 'another account');
+    account = 'https://svc|a@example.com';
+    consent.clear();
+    assert.equal(consent.takeUnlisted('Blog', '7', '1'), false, 'forgotten');
+  });
+
+  describe('whether a revision belongs to the site a call names (consent follows the content)', () => {
+    /** A site whose cached lists are `cached`, and whose service holds `fresh` (what a fresh read gives); counts the reads. */
+    function site(cached: Record<string, string[]>, fresh: Record<string, string[]> = cached, listed: Record<string, string> = {}) {
+      const reads: string[] = [];
+      const r: SiteReads = {
+        files: (isFresh) => (reads.push(`files${isFresh ? ' fresh' : ''}`), Promise.resolve(Object.keys(isFresh ? fresh : cached))),
+        revisionIds: (path, isFresh) => (reads.push(`${path}${isFresh ? ' fresh' : ''}`), Promise.resolve((isFresh ? fresh : cached)[path] ?? [])),
+        listedPath: (id) => listed[id],
+      };
+      return { lists: siteLists(r), reads };
+    }
+
+    it('with a path: one of that file’s revisions, the file one of the site’s; a new file or revision is read again once', async () => {
+      const s = site({ 'index.php': ['11', '12'] }, { 'index.php': ['11', '12', '13'], 'new.php': ['20'] });
+      assert.deepEqual(await revisionBelonging(s.lists, '12', 'index.php'), { kind: 'listed', path: 'index.php' });
+      assert.deepEqual(s.reads, ['files', 'index.php'], 'from the cache, no request');
+      assert.deepEqual(await revisionBelonging(s.lists, '12', '/index.php'), { kind: 'listed', path: 'index.php' }, 'a leading slash');
+      assert.deepEqual(await revisionBelonging(s.lists, '13', 'index.php'), { kind: 'listed', path: 'index.php' }, 'a revision newer than the cache');
+      assert.deepEqual(await revisionBelonging(s.lists, '20', 'new.php'), { kind: 'listed', path: 'new.php' }, 'a file newer than the cache');
+      assert.deepEqual(await revisionBelonging(s.lists, '99', 'index.php'), { kind: 'notListed', path: 'index.php' });
+      assert.deepEqual(await revisionBelonging(s.lists, '12', 'wp-config.php'), { kind: 'notAFile', path: 'wp-config.php' }, 'another site’s file');
+    });
+
+    it('without a path: a list of the site read in this session holds it, for a file the site has; otherwise nothing says', async () => {
+      const s = site({ 'index.php': ['11'] }, { 'index.php': ['11'] }, { '11': 'index.php', '44': 'wp-config.php' });
+      assert.deepEqual(await revisionBelonging(s.lists, '11', undefined), { kind: 'listed', path: 'index.php' });
+      assert.deepEqual(await revisionBelonging(s.lists, '44', undefined), { kind: 'unknown' }, 'held by a list of a path the site has no file of');
+      assert.deepEqual(await revisionBelonging(s.lists, '1044', undefined), { kind: 'unknown' }, 'in no list of this session');
+    });
   });
 });

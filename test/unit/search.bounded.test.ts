@@ -5,6 +5,9 @@
 // event loop keeps running meanwhile; ordinary queries give what the in-process search gives.
 // The fuzz suite (`npm run test:fuzz`) runs generated expressions, hostile ones among them.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import fc from 'fast-check';
 import {
   compileQuery,
@@ -143,6 +146,97 @@ describe('search: bounded matching on its own thread', function () {
     const d = new OffThreadSearch({ pattern: 'TODO' }, 'contains');
     assert.equal((await d.search('4', 'f', list)).hits.length, 1, 'a fresh thread');
     d.close();
+  });
+
+  it('40 searches at once take turns on at most two threads, and each finds what it finds alone', async () => {
+    endIdleSearchThread();
+    await until('no thread before', () => searchThreads() === 0);
+    let peak = 0;
+    const sample = setInterval(() => (peak = Math.max(peak, searchThreads())), 1);
+    try {
+      const lists = Array.from({ length: 40 }, (_, i) => revisionsWith(`TODO-${i}`, 2 + (i % 4)));
+      const sessions = lists.map((_, i) => new OffThreadSearch({ pattern: `TODO-${i}` }, 'contains'));
+      peak = Math.max(peak, searchThreads());
+      // Each session searches three files, one after another, all sessions at once.
+      const got = await Promise.all(sessions.map(async (off, i) => {
+        const out = [];
+        for (const f of ['a.css', 'b.css', 'c.css']) out.push(await off.search('4', f, lists[i]!));
+        off.close();
+        return out;
+      }));
+      peak = Math.max(peak, searchThreads());
+      for (const [i, results] of got.entries()) {
+        for (const [k, r] of results.entries()) assert.deepEqual(r, searchRevisions('4', ['a.css', 'b.css', 'c.css'][k]!, lists[i]!, compileQuery({ pattern: `TODO-${i}` }), 'contains'), `search ${i}, file ${k}`);
+      }
+    } finally {
+      clearInterval(sample);
+    }
+    assert.ok(peak >= 1 && peak <= 2, `at most two threads at any time (${peak})`);
+  });
+
+  it('Cancel drops a file waiting for a thread (none is started for it) and terminates the threads that match; a file that waited gets its whole budget', async () => {
+    endIdleSearchThread();
+    await until('no thread before', () => searchThreads() === 0);
+    // Two catastrophic matches take both threads, for as long as nobody cancels them.
+    const busy = [new AbortController(), new AbortController()];
+    const hostile = busy.map((ac) => {
+      const off = new OffThreadSearch({ pattern: '(a+)+$', isRegExp: true }, 'contains', { budget: { baseMs: 600_000, msPerMB: 0 } });
+      return off.search('4', 'stuck.txt', revisionsWith(`${'a'.repeat(40)}!`), ac.signal).finally(() => off.close());
+    });
+    hostile.forEach((h) => h.catch(() => undefined));
+    try {
+      await until('both threads search', () => searchThreads() === 2);
+      // A third search waits in line; Cancel drops it at once, and no thread was started for it.
+      const ac = new AbortController();
+      const third = new OffThreadSearch({ pattern: 'TODO' }, 'contains');
+      const waiting = third.search('4', 'f.css', revisionsWith('TODO'), ac.signal);
+      await new Promise((r) => setImmediate(r));
+      assert.equal(searchThreads(), 2, 'no third thread');
+      ac.abort();
+      await assert.rejects(waiting, (e: Error) => e.name === 'AbortError');
+      third.close();
+      // A fourth waits with a short budget: its budget starts when it gets a thread, not in line.
+      const fourth = new OffThreadSearch({ pattern: 'TODO' }, 'contains', { budget: { baseMs: 1000, msPerMB: 0 } });
+      const later = fourth.search('4', 'g.css', revisionsWith('TODO'));
+      await new Promise((r) => setTimeout(r, 1200)); // longer than its budget, in line (time passing is what is tested)
+      assert.equal(searchThreads(), 2, 'still two threads');
+      busy[0]!.abort();
+      await assert.rejects(hostile[0]!, (e: Error) => e.name === 'AbortError');
+      assert.equal((await later).hits.length, 1, 'it searched once it had a thread');
+      fourth.close();
+      busy[1]!.abort();
+      await assert.rejects(hostile[1]!, (e: Error) => e.name === 'AbortError');
+      endIdleSearchThread();
+      await until('the matching threads were terminated, not left to finish', () => searchThreads() === 0);
+    } finally {
+      for (const b of busy) b.abort();
+    }
+  });
+
+  it('a missing search thread script (the extension updated under the window) fails with UpdatedWhileOpenError, which the window shows as “reload the window”', async () => {
+    // A copy of the compiled core without searchWorker.js, as when VS Code replaced the
+    // extension's files under a running window.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-no-worker-'));
+    try {
+      const core = path.resolve(__dirname, '..', '..', 'src', 'core');
+      fs.cpSync(core, path.join(dir, 'core'), { recursive: true, filter: (f) => !/searchWorker\.js$/.test(f) });
+      assert.ok(!fs.existsSync(path.join(dir, 'core', 'search', 'searchWorker.js')));
+      const copy = (await import(path.join(dir, 'core', 'search', 'index.js'))) as typeof import('../../src/core/search');
+      for (let i = 0; i < 2; i++) {
+        const off = new copy.OffThreadSearch({ pattern: 'TODO' }, 'contains');
+        const e = (await off.search('4', 'f.css', revisionsWith('TODO')).then(
+          () => assert.fail('the search ended'),
+          (x: unknown) => x,
+        )) as Error & { missing?: string };
+        off.close();
+        assert.equal(e.name, 'UpdatedWhileOpenError', String(e));
+        assert.match(e.message, /it was updated while this window was open\. Reload the window/);
+        assert.match(e.missing ?? '', /searchWorker\.js$/);
+      }
+      await until('no thread left of the copy', () => copy.searchThreads() === 0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the budget grows with the contents: 500 ms and 50 ms per MB by default', () => {

@@ -43,7 +43,7 @@ describe('local service (test/server)', function () {
     await svc.close();
   });
   beforeEach(async () => {
-    svc.configure({ latencyMs: 0, faultRate: 0, failNext: [], specShaped: false, saveReplaces: false });
+    svc.configure({ latencyMs: 0, operationLatencyMs: {}, faultRate: 0, failNext: [], specShaped: false, saveReplaces: false, readsIgnoreSite: false });
     const r = await fetch(`${svc.url}/__control/reseed`, { method: 'POST' });
     assert.equal(r.status, 200);
     svc.resetStats();
@@ -489,6 +489,35 @@ describe('local service (test/server)', function () {
       assert.equal((await fetch(`${svc.url}/__control/config`, { method: 'POST', body: JSON.stringify({ specShaped: 'yes' }) })).status, 400);
       svc.configure({ specShaped: false });
       assert.equal((await call(svc, '/api/sites')).success, true);
+    });
+
+    it('reads-ignore-site: Get Revision finds a revision by its id and Get Revisions a file by its path, whatever readable site they name; by default only the named site’s', async () => {
+      const files = async (site: string) => (await call(svc, `/api/revisions?site=${site}`)).files as string[];
+      const [one, six] = [await files('1'), await files('6')];
+      const path = six.find((f) => !one.includes(f))!;
+      const rev = ((await call(svc, `/api/revisions?site=6&file=${encodeURIComponent(path)}&no_content=1`)).revisions as { id: string }[])[0]!;
+      const content = (await call(svc, `/api/revisions?site=6&revision=${rev.id}`)).content;
+      assert.deepEqual(await call(svc, `/api/revisions?site=1&revision=${rev.id}`), { success: false, error: 'Revision not found' });
+      assert.deepEqual((await call(svc, `/api/revisions?site=1&file=${encodeURIComponent(path)}&no_content=1`)).revisions, []);
+      svc.configure({ readsIgnoreSite: true });
+      assert.equal((await call(svc, `/api/revisions?site=1&revision=${rev.id}`)).content, content, 'site 6’s revision under site 1');
+      assert.ok(((await call(svc, `/api/revisions?site=1&file=${encodeURIComponent(path)}&no_content=1`)).revisions as unknown[]).length > 0, 'another site’s revisions of that path under site 1');
+      assert.deepEqual(await files('1'), one, 'the files are still the named site’s');
+      assert.equal((await call(svc, '/api/revisions?site=1&revision=1001')).id, '1001', 'the named site’s own first');
+    });
+
+    it('operationLatencyMs: one operation slow, the others as latencyMs says; {} clears it; a bad value is refused', async () => {
+      svc.configure({ operationLatencyMs: { getRevisionFiles: 1500 } });
+      const sites = fetch(`${svc.url}/api/sites`, { method: 'POST', body: new URLSearchParams({ login: '1', email: DEMO.user.email, password: DEMO.user.password }) });
+      const files = post(svc, '/api/revisions?site=1', AUTH);
+      // The quick one is answered while the slow one still waits: the service records replies in order.
+      await Promise.all([sites, files]);
+      const ops = (await (await fetch(`${svc.url}/__control/stats`)).json() as { requests: { operation?: string }[] }).requests.map((r) => r.operation);
+      assert.deepEqual(ops.slice(-2), ['getSites', 'getRevisionFiles']);
+      assert.equal((await fetch(`${svc.url}/__control/config`, { method: 'POST', body: JSON.stringify({ operationLatencyMs: { getSites: -1 } }) })).status, 400);
+      assert.equal((await fetch(`${svc.url}/__control/config`, { method: 'POST', body: JSON.stringify({ operationLatencyMs: { nope: 1 } }) })).status, 400);
+      svc.configure({ operationLatencyMs: {} });
+      assert.deepEqual(((await (await fetch(`${svc.url}/__control/config`)).json()) as { config: { operationLatencyMs: object } }).config.operationLatencyMs, {});
     });
 
     it('save-replaces: an update replaces the record with exactly the fields sent; by default unsent fields are kept', async () => {

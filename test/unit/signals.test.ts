@@ -117,6 +117,33 @@ describe('signals: the long-running tasks stop what they started (scripts/task.m
     });
   }
 
+  // npm → its script `exec node scripts/task.mjs service` (the shell replaced by the task runner; on
+  // Windows exec.cmd stands in for exec) → the re-run under Node 24 where the machine's is older →
+  // the local service. npm passes SIGINT and SIGTERM on to its script's process and waits for it;
+  // SIGHUP ends npm alone, and the task runner takes the loss of its parent as SIGHUP.
+  const canNpm = () => spawnSync('npm', ['--version']).status === 0;
+
+  it('npm scripts that exec the task runner have a stand-in for exec where npm runs them with cmd.exe (Windows): exec.cmd runs the rest of its line', () => {
+    const { scripts } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    assert.deepEqual(Object.keys(scripts).filter((k) => scripts[k]!.startsWith('exec ')).sort(), ['service', 'start']);
+    const shim = fs.readFileSync(path.join(repoRoot, 'exec.cmd'), 'latin1');
+    assert.match(shim, /^[\x20-\x7e\r\n]*$/, 'plain ASCII: cmd.exe reads it in the console’s code page');
+    assert.ok(shim.split('\n').slice(0, -1).every((l) => l.endsWith('\r')), 'CRLF line ends');
+    assert.deepEqual(shim.split('\r\n').filter((l) => l && !l.startsWith('@rem ')), ['@%*'], 'its one command runs its arguments as a command');
+  });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    it(`npm run service: ${sig} to npm stops the task runner and the service${sig === 'SIGHUP' ? ' (npm does not pass it on)' : ', and npm exits only after'}`, async function () {
+      if (!canNpm()) this.skip();
+      const [name, ...args] = service(`npm-${sig}`);
+      await stopsEverything('npm', ['run', '-s', name!, '--', ...args], /SERVICE_READY/, sig, { waits: sig !== 'SIGHUP', atLeast: 2 });
+    });
+  }
+  it('npm run service: Ctrl+C (SIGINT to the whole group, and passed on by each wrapper) stops all of it', async function () {
+    if (!canNpm()) this.skip();
+    const [name, ...args] = service('npm-ctrl-c');
+    await stopsEverything('npm', ['run', '-s', name!, '--', ...args], /SERVICE_READY/, 'SIGINT', { waits: true, atLeast: 2, group: true });
+  });
+
   // The real thing, where code-server is installed (nothing is installed here): npm → scripts/task.mjs
   // (its script execs it) → test/host/start.ts → the local service and code-server.
   const npmStart = async (sig: NodeJS.Signals, waits: boolean) => {

@@ -57,7 +57,8 @@ describe('Sites view failure states', () => {
     const op = 'Get Sites';
     assert.deepEqual(serviceWordsOf(new ServiceError(op, 'Your subscription has expired')), { text: 'Your subscription has expired' });
     assert.deepEqual(serviceWordsOf(new HttpStatusError(op, 500, undefined, 'Account locked', 'Account locked')), { text: 'Account locked', status: 500 });
-    assert.equal(serviceWordsOf(new HttpStatusError(op, 502, undefined, '<html><body>Bad Gateway')), undefined, 'an excerpt of a page is not the service’s words');
+    assert.equal(serviceWordsOf(new HttpStatusError(op, 502, undefined, '<html><body>Bad Gateway')), undefined, 'an excerpt of a page is not the service’s words; a busy service’s hint names the statuses');
+    assert.deepEqual(serviceWordsOf(new HttpStatusError(op, 500, undefined, '<!DOCTYPE html><html><head><title>500 Internal Server Error')), { status: 500 }, 'an error page: its status, not its excerpt');
     for (const e of [new AuthError(op, 'Login required'), new NetworkError(op, 'ECONNRESET', 'reset'), new ServiceError(op, '  '), new Error('x'), 'text']) assert.equal(serviceWordsOf(e), undefined, String(e));
   });
 

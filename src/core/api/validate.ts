@@ -4,7 +4,7 @@
 
 import { AuthError, InvalidReplyError, ServiceError } from './errors';
 import { SITE_SECRET_FIELDS, type ListIssues, type ListReply, type Revision, type RevisionSummary, type SaveSiteResult, type Site, type SiteStringField } from './types';
-import { hideSecretFields, noRedaction, type Redactor } from '../util/redact';
+import { hiddenKeys, hideDumpedSecrets, hideSecretFields, noRedaction, type Redactor } from '../util/redact';
 
 // Redaction itself is src/core/util/redact.ts (shared with the log); the validators take a Redactor.
 export { noRedaction, type Redactor };
@@ -17,6 +17,8 @@ export function excerpt(text: string, redact: Redactor = noRedaction, max = 120,
   // JSON escapes read as what they stand for first, so that `"ftp\u005fpass"` is seen as the
   // field it is (text that is not JSON; a JSON body is excerpted from its value: bodyExcerpt).
   if (hideKeyValues) t = hideSecretFields(t.replace(/\\u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))));
+  // The service's own words (`key=value` there may be prose) still lose a PHP dump's secrets.
+  else t = hideDumpedSecrets(t);
   t = redact(t);
   // Bidirectional controls (U+202E…) could make a message read differently from what it says.
   t = t.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
@@ -45,9 +47,6 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   }
 }
 
-/** Field names whose values are secrets (passwords, keys, tokens), whoever they belong to. */
-const SECRET_KEY = /pass|secret|token|api[\W_]?key|private[\W_]?key|authori[sz]ation|credential/i;
-
 /**
  * Whether a `{success:false, error}` message means "not signed in / bad credentials" rather than a
  * failure of the operation itself.
@@ -71,7 +70,7 @@ function valueExcerpt(value: unknown, redact: Redactor, secret = false, max = 60
 
 /**
  * JSON text of `value`, cut after about `limit` characters, without the fields whose names say
- * they hold a secret (SECRET_KEY). Unlike JSON.stringify / String it never walks more of the
+ * they hold a secret, and the values beside a field that names one (hiddenKeys). Unlike JSON.stringify / String it never walks more of the
  * value than it shows: a reply can nest arrays 100,000 deep (which makes both throw RangeError)
  * or hold megabytes.
  */
@@ -89,8 +88,9 @@ function preview(value: unknown, limit: number): string {
     }
     if (add('{')) return true;
     let first = true;
+    const hidden = hiddenKeys(v as Record<string, unknown>);
     for (const k of Object.keys(v)) {
-      if (SECRET_KEY.test(k)) continue;
+      if (hidden(k)) continue;
       if ((!first && add(',')) || add(`${JSON.stringify(k.length > limit ? k.slice(0, limit) : k)}:`) || walk((v as Record<string, unknown>)[k])) return true;
       first = false;
     }

@@ -15,6 +15,16 @@
 // A terminated thread is gone; the next search starts a fresh one (about 30 ms). A thread that
 // ended its search well is kept for the next search, idle and unref'd, for IDLE_MS.
 //
+// The threads are a pool of at most MAX_THREADS, shared by every search (the views' and the
+// language-model tools'): each file takes a thread for its matching and gives it back, and a file
+// that finds none free waits in line (its budget starts when it gets one). 40 searches at once
+// used to start 40 threads (+289 MB of RSS); now they take turns on two. Cancel drops a file
+// that waits, and terminates a thread that matches.
+//
+// The thread's script is a file of its own (dist/searchWorker.js). When it is missing (the
+// extension was updated under a running window), the search fails with UpdatedWhileOpenError,
+// which the window shows as its "reload the window" message, as for a missing chunk.
+//
 // What crosses the thread boundary: the file's revisions (structured clone; strings are copied,
 // about 1 ms per MB on the host's thread), sent in parts of at most PART_BYTES with a turn of the
 // host's event loop between parts, so that a large history never holds the host's thread long;
@@ -22,6 +32,7 @@
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { english, type Translate } from '../util/l10n';
+import { missingModule, UpdatedWhileOpenError } from '../util/loadOnce';
 import type { FileSearchResult, RevisionText, SearchMode } from './history';
 import { QueryError, type SearchQuery } from './query';
 import { abortError } from './source';
@@ -42,6 +53,8 @@ export const DEFAULT_BUDGET: Readonly<TimeBudget> = { baseMs: 500, msPerMB: 50 }
 
 /** A thread that ended its search well waits this long for the next one, then ends. */
 export const IDLE_MS = 30_000;
+/** The most search threads at once (searching or idle), whatever the number of searches. */
+export const MAX_THREADS = 2;
 /** The most content bytes (UTF-16 units or UTF-8 bytes) in one message to the thread. */
 export const PART_BYTES = 2 * 1024 * 1024;
 
@@ -104,7 +117,10 @@ class SearchThread {
       for (const w of this.waiting.values()) w.reject(why);
       this.waiting.clear();
     };
-    this.worker.on('error', (e) => fail(e instanceof Error ? e : new Error(String(e))));
+    this.worker.on('error', (e) => {
+      const missing = missingModule(e);
+      fail(missing !== undefined ? new UpdatedWhileOpenError(missing) : e instanceof Error ? e : new Error(String(e)));
+    });
     this.worker.on('exit', (code) => fail(new Error(`The search thread stopped (exit code ${code}).`)));
   }
 
@@ -125,40 +141,88 @@ class SearchThread {
   }
 }
 
-/** The thread kept between searches (at most one). */
-let idle: { thread: SearchThread; timer: NodeJS.Timeout } | undefined;
-/** Threads started and not yet ended (for tests and the bench). */
+/** Threads that ended a file well and wait for the next (unref'd), each with the timer that ends it. */
+const idle: { thread: SearchThread; timer: NodeJS.Timeout }[] = [];
+/** Files waiting for a thread, first come first served. */
+const waiting: ((thread: SearchThread) => void)[] = [];
+/** The last job number: unique across searches, since they share the threads (and a thread's progress names its job). */
+let jobs = 0;
+/** Threads started and not yet exited (searching, idle, or terminated and not gone yet): at most MAX_THREADS. */
 let live = 0;
 
-function acquire(): SearchThread {
-  if (idle) {
-    const { thread, timer } = idle;
-    idle = undefined;
-    clearTimeout(timer);
-    if (!thread.dead) {
-      thread.worker.ref();
-      return thread;
-    }
-  }
+function startThread(): SearchThread {
   const thread = new SearchThread();
   live++;
-  thread.worker.once('exit', () => live--);
+  thread.worker.once('exit', () => {
+    live--;
+    serveWaiting();
+  });
   return thread;
 }
 
+function takeIdle(): SearchThread | undefined {
+  for (let i = idle.pop(); i; i = idle.pop()) {
+    clearTimeout(i.timer);
+    if (i.thread.dead) continue;
+    i.thread.worker.ref();
+    return i.thread;
+  }
+  return undefined;
+}
+
+/** A thread now, if one is idle or the pool has room; undefined when all are taken. */
+function freeThread(): SearchThread | undefined {
+  return takeIdle() ?? (live < MAX_THREADS ? startThread() : undefined);
+}
+
+/** Hands free threads to the files in line. */
+function serveWaiting(): void {
+  while (waiting.length) {
+    const thread = freeThread();
+    if (!thread) return;
+    waiting.shift()!(thread);
+  }
+}
+
+/** A thread for one file: at once when one is free, else when one is (in turn). Rejects with an AbortError when `signal` aborts first. */
+function acquire(signal: AbortSignal | undefined): Promise<SearchThread> {
+  if (signal?.aborted) return Promise.reject(abortError());
+  const now = waiting.length ? undefined : freeThread();
+  if (now) return Promise.resolve(now);
+  return new Promise((resolve, reject) => {
+    const grant = (thread: SearchThread) => {
+      signal?.removeEventListener('abort', drop);
+      resolve(thread);
+    };
+    const drop = () => {
+      const i = waiting.indexOf(grant);
+      if (i >= 0) waiting.splice(i, 1);
+      reject(abortError());
+    };
+    signal?.addEventListener('abort', drop, { once: true });
+    waiting.push(grant);
+  });
+}
+
+/** Gives a thread back: to the next file in line, or idle for IDLE_MS. A terminated one frees its place when it has exited. */
 function release(thread: SearchThread): void {
   if (thread.dead) return;
-  if (idle) {
-    thread.terminate();
-    return;
-  }
+  const next = waiting.shift();
+  if (next) return next(thread);
   thread.worker.unref();
   const timer = setTimeout(() => {
-    if (idle?.thread === thread) idle = undefined;
+    const i = idle.findIndex((x) => x.thread === thread);
+    if (i >= 0) idle.splice(i, 1);
     thread.terminate();
   }, IDLE_MS);
   timer.unref();
-  idle = { thread, timer };
+  idle.push({ thread, timer });
+}
+
+/** Starts a thread to wait idle when none is idle and the pool has room (its start then overlaps the first reads). */
+function warmUp(): void {
+  if (idle.length || waiting.length || live >= MAX_THREADS) return;
+  release(startThread());
 }
 
 /** Search threads running now (searching or idle); for tests and the bench. */
@@ -166,13 +230,12 @@ export function searchThreads(): number {
   return live;
 }
 
-/** Ends the idle search thread, if any (tests, and the extension's deactivation). */
+/** Ends the idle search threads, if any (tests, and the extension's deactivation). */
 export function endIdleSearchThread(): void {
-  const i = idle;
-  idle = undefined;
-  if (!i) return;
-  clearTimeout(i.timer);
-  i.thread.terminate();
+  for (let i = idle.pop(); i; i = idle.pop()) {
+    clearTimeout(i.timer);
+    i.thread.terminate();
+  }
 }
 
 export interface OffThreadOptions {
@@ -181,14 +244,13 @@ export interface OffThreadOptions {
 }
 
 /**
- * One History Search's matching on a search thread: `search` per file, one file at a time on the
- * thread (calls wait their turn; a file's budget starts when the thread gets it), `close` at the
- * end. The query must have been checked with compileQuery (an invalid one fails each file).
+ * One History Search's matching on the search threads: `search` per file, one file at a time
+ * (calls wait their turn), each on a thread of the pool (a file's budget starts when it has one),
+ * `close` at the end. The query must have been checked with compileQuery (an invalid one fails
+ * each file).
  */
 export class OffThreadSearch {
-  private thread: SearchThread | undefined;
   private queue: Promise<unknown> = Promise.resolve();
-  private jobs = 0;
   private closed = false;
   private readonly budget: TimeBudget;
   private readonly t: Translate;
@@ -200,8 +262,8 @@ export class OffThreadSearch {
   ) {
     this.budget = o.budget ?? DEFAULT_BUDGET;
     this.t = o.t ?? english;
-    // Started now, so that its start (about 30 ms) overlaps the reading of the first contents.
-    this.thread = acquire();
+    // A thread started now, so that its start (about 30 ms) overlaps the reading of the first contents.
+    warmUp();
   }
 
   /** Searches one file's revisions. Rejects with SearchTimeoutError over the budget, with an AbortError when `signal` aborts. */
@@ -211,19 +273,23 @@ export class OffThreadSearch {
     return run;
   }
 
-  /** Ends the session: its thread goes back to wait for the next search, or ends if it is busy. */
+  /** Ends the session: a file of it not started yet fails with an AbortError. */
   close(): void {
     this.closed = true;
-    const thread = this.thread;
-    this.thread = undefined;
-    if (thread) release(thread);
   }
 
   private async run(siteId: string, path: string, revisions: readonly RevisionText[], signal: AbortSignal | undefined): Promise<FileSearchResult> {
     if (signal?.aborted || this.closed) throw abortError();
-    if (!this.thread || this.thread.dead) this.thread = acquire();
-    const thread = this.thread;
-    const job = ++this.jobs;
+    const thread = await acquire(signal);
+    try {
+      return await this.runOn(thread, siteId, path, revisions, signal);
+    } finally {
+      release(thread);
+    }
+  }
+
+  private async runOn(thread: SearchThread, siteId: string, path: string, revisions: readonly RevisionText[], signal: AbortSignal | undefined): Promise<FileSearchResult> {
+    const job = ++jobs;
     let timer: NodeJS.Timeout | undefined;
     let stop: ((e: Error) => void) | undefined;
     const stopped = new Promise<never>((_, reject) => (stop = reject));
@@ -234,6 +300,7 @@ export class OffThreadSearch {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
+      if (signal?.aborted) throw abortError();
       // The parts, with a turn of the event loop after each: the host's thread copies them.
       let bytes = 0;
       let part: RevisionText[] = [];

@@ -14,8 +14,8 @@ export class UpdatedWhileOpenError extends Error {
   }
 }
 
-/** A module that cannot be found (an ES-module import or a require of a missing file). */
-function missingModule(e: unknown): string | undefined {
+/** A module that cannot be found (an ES-module import, a require or a worker thread's script of a missing file). */
+export function missingModule(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | undefined)?.code;
   if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return undefined;
   const m = /Cannot find (?:module|package) '([^']+)'/.exec((e as Error).message);

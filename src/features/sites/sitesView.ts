@@ -4,7 +4,8 @@
 // filter over a loaded list, or the cached list shown while offline (then the title bar has
 // Retry, and the description says "offline · cached 3 hours ago") — never in a failure state.
 // What the service said about a failure, in its own words, cannot be welcome content (fixed
-// text): it is shown in a notification beside it, with Retry and Show Log (ServiceWordsNotice).
+// text): it is shown in a notification beside it, with Retry and Show Log (ServiceWordsNotice),
+// and so is the HTTP status of an error page that came without words ("HTTP status 500").
 import * as vscode from 'vscode';
 import { relativeTime } from '../../core/model/time';
 import type { TreeNode } from '../../workbench/tree/node';
@@ -26,11 +27,15 @@ export class ServiceWordsNotice {
   private open: MessageText | undefined;
 
   show(words: ServiceWords): void {
-    const said = plain(asSentence(words.text));
+    const { status } = words;
+    const said = words.text === undefined ? undefined : plain(asSentence(words.text));
+    if (said === undefined && status === undefined) return;
     const text =
-      words.status === undefined
-        ? message('Your sites could not be loaded. The service said: “{0}”', said)
-        : message('Your sites could not be loaded. The service answered with HTTP status {0} and said: “{1}”', words.status, said);
+      said === undefined
+        ? message('Your sites could not be loaded. The service answered with HTTP status {0}.', status!)
+        : status === undefined
+          ? message('Your sites could not be loaded. The service said: “{0}”', said)
+          : message('Your sites could not be loaded. The service answered with HTTP status {0} and said: “{1}”', status, said);
     if (this.open === text) return;
     this.open = text;
     const retry = vscode.l10n.t('Retry');

@@ -75,17 +75,21 @@ export function failureOf(e: unknown): Failure {
   }
 }
 
-/** What the service itself said about a failure: its text, and the HTTP status it came with (none: HTTP 200). */
+/**
+ * What the service itself told about a failure: its text (none: an error page, whose excerpt is
+ * not words and stays in the log), and the HTTP status it came with (none: HTTP 200).
+ */
 export interface ServiceWords {
-  text: string;
+  text?: string;
   status?: number;
 }
 
 /**
  * The service's own words in a failed load — the `error` of a `{success:false, error}` reply, with
  * HTTP 200 or with an error status — shown to the user as they are ("Your subscription has
- * expired"); undefined when it sent none (a dropped connection, an HTML page, a refused sign-in,
- * which the session handles).
+ * expired"), and the status of an error status that came without words (an HTML error page with
+ * status 500: "HTTP 500"); undefined when it told nothing (a dropped connection, a refused
+ * sign-in, which the session handles, a busy service, whose hint names the statuses).
  */
 export function serviceWordsOf(e: unknown): ServiceWords | undefined {
   if (!isApiError(e)) return undefined;
@@ -96,7 +100,8 @@ export function serviceWordsOf(e: unknown): ServiceWords | undefined {
   if (e.kind === 'http') {
     const h = e as HttpStatusError;
     const text = h.serviceMessage?.trim();
-    return text ? { text, status: h.status } : undefined;
+    if (text) return { text, status: h.status };
+    return h.retryable ? undefined : { status: h.status };
   }
   return undefined;
 }

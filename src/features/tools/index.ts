@@ -35,8 +35,9 @@ export function createLmTools(deps: LmToolsDeps): HistoryTools {
   const { model, store } = deps;
   const source: HistorySource = {
     sites: (signal) => untilAborted(model.current(), signal),
-    files: async (siteId, signal) => (await untilAborted(store.siteFiles(siteId, { signal }), signal)).files.map((f) => f.path),
-    revisions: async (siteId, path, signal) => (await untilAborted(store.revisions(siteId, path, { signal }), signal)).items.map((d) => ({ ...d.item, time: d.time })),
+    files: async (siteId, signal, fresh) => (await untilAborted(store.siteFiles(siteId, { signal, fresh }), signal)).files.map((f) => f.path),
+    revisions: async (siteId, path, signal, fresh) => (await untilAborted(store.revisions(siteId, path, { signal, fresh }), signal)).items.map((d) => ({ ...d.item, time: d.time })),
+    listedPath: (siteId, revisionId) => store.findListed(siteId, revisionId)?.list.path,
     content: async (siteId, revisionId, signal) => decoder.decode(await untilAborted(store.content(siteId, revisionId, { signal }), signal)),
   };
   return new HistoryTools(deps.session, source, revisionStoreSource(store), deps.log, store, { folders: deps.folders, store });

@@ -10,19 +10,24 @@ import type { Session } from '../auth/session';
 import type { AsOfReads } from '../../core/asof';
 import type { Log } from '../../workbench/log';
 import { filesInScope, type HistorySource as ScanSource } from '../../core/search';
-import { ContentConsent } from './consent';
+import { ContentConsent, revisionBelonging, siteLists, type Belonging, type SiteLists } from './consent';
+
+export type { Belonging };
 import { findSite, ToolInputError, type ScanScope } from './results';
 import type { WorkingCopy } from './workingCopy';
 
 /** What the tools read. Implemented on the Sites model and the revision store (see index.ts). */
 export interface HistorySource {
   sites(signal: AbortSignal): Promise<readonly Site[]>;
-  /** Paths of the files with revisions, in the service's order. */
-  files(siteId: string, signal: AbortSignal): Promise<readonly string[]>;
+  /** Paths of the files with revisions, in the service's order (`fresh`: asked of the service now, whatever is cached). */
+  files(siteId: string, signal: AbortSignal, fresh?: boolean): Promise<readonly string[]>;
   /** Newest first. `time` is epoch ms, undefined when the date could not be read. */
-  revisions(siteId: string, path: string, signal: AbortSignal): Promise<readonly { id: string; date: string; author: string; time: number | undefined }[]>;
+  revisions(siteId: string, path: string, signal: AbortSignal, fresh?: boolean): Promise<readonly { id: string; date: string; author: string; time: number | undefined }[]>;
+  /** The file of a list of the site read in this session (in memory) that holds the revision; never a request. */
+  listedPath(siteId: string, revisionId: string): string | undefined;
   content(siteId: string, revisionId: string, signal: AbortSignal): Promise<string>;
 }
+
 
 /** How a tool prepares (from its input as read once): the message while it runs, and a confirmation when it asks one. */
 export type Prepare<T> = (input: T, signal: AbortSignal) => string | vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation>;
@@ -141,6 +146,37 @@ export class ToolKit implements vscode.Disposable {
     );
   }
 
+  /**
+   * The sentence that asks for a revision no list of this session ties to the site (`unknown`,
+   * see revisionOf), for this call only, and its note that the preparation asked.
+   */
+  unlistedSentence(ref: string | undefined, revisionId: string, siteName: string): string {
+    this.consent.askingUnlisted(ref ?? '', revisionId);
+    return vscode.l10n.t(
+      'Revision {0} is not among the revisions listed for the site {1} in this session, so nothing shows that it is one of that site’s revisions: a service that finds a revision by its id alone would hand out another site’s file. This yes is for this call only (the agent can give the file’s path to have the revision checked).',
+      quoted(revisionId),
+      siteName,
+    );
+  }
+
+  /** The file of `site` that `path` names, as Get Revision Files lists it (read again when the cached list lacks it); undefined when it has none. */
+  fileOf(site: Site, path: string, signal: AbortSignal): Promise<string | undefined> {
+    return this.readsOf(site, signal).file(path);
+  }
+
+  /** Whether a revision id belongs to `site` (consent follows the content: see revisionBelonging). */
+  revisionOf(site: Site, revisionId: string, path: string | undefined, signal: AbortSignal): Promise<Belonging> {
+    return revisionBelonging(this.readsOf(site, signal), revisionId, path);
+  }
+
+  private readsOf(site: Site, signal: AbortSignal): SiteLists {
+    return siteLists({
+      files: (fresh) => this.source.files(site.id, signal, fresh),
+      revisionIds: async (path, fresh) => (await this.source.revisions(site.id, path, signal, fresh)).map((r) => r.id),
+      listedPath: (revisionId) => this.source.listedPath(site.id, revisionId),
+    });
+  }
+
   /** "in the folder …" or "in every folder", for a confirmation. */
   where(scope: ScanScope): string {
     return scope.folder ? vscode.l10n.t('in the folder {0}', quoted(scope.folder)) : vscode.l10n.t('in every folder');
@@ -193,8 +229,21 @@ export class ToolKit implements vscode.Disposable {
    */
   requireContentConsent(ref: string | undefined, site: Site): void {
     if (this.consent.take(ref ?? '', site.id)) return;
-    throw new ToolInputError(
+    throw this.notAllowed(site);
+  }
+
+  private notAllowed(site: Site): ToolInputError {
+    return new ToolInputError(
       `The user has not allowed the tools to hand out the content of revisions of site ${JSON.stringify(site.name)} (id ${site.id}), and was not asked for this call. Call the tool again: VS Code then asks the user.`,
+    );
+  }
+
+  /** The content of a revision no list ties to the site goes out only after the question of this call (unlistedSentence). */
+  requireUnlistedConsent(ref: string | undefined, revisionId: string, site: Site): void {
+    if (this.consent.takeUnlisted(ref ?? '', revisionId, site.id)) return;
+    if (!this.consent.allows(site.id)) throw this.notAllowed(site);
+    throw new ToolInputError(
+      `Revision ${JSON.stringify(revisionId)} is not among the revisions listed for site ${JSON.stringify(site.name)} (id ${site.id}) in this session, and the user was not asked about it for this call. Give its file as "path" (the list-revisions tool lists a file's revisions), or call the tool again: VS Code then asks the user. No content was read.`,
     );
   }
 }
