@@ -305,7 +305,11 @@ describe('History Search and Site Changes', function () {
       const run = (await vscode.commands.executeCommand('siteRevisions.searchHistory', working, { query: { pattern: MARKER }, mode: 'changes' })) as SearchRun;
       assert.deepEqual([run.scope.site.id, run.scope.file], [marketing.id, 'campaigns/autumn/notes.txt']);
       await showOnly(s, 'History Search');
-      await s.click({ selector: `${s.pane('History Search')} .monaco-list-row`, hasText: 'added 1' });
+      // The run's rows first (a new run is drawn above the earlier ones): an 'added 1' row of an
+      // earlier run is in the list too, and a click before the redraw lands on it.
+      const rowsOf = `${s.pane('History Search')} .monaco-list-row`;
+      await s.until(() => s.texts({ selector: rowsOf }), (r) => (r[1] ?? '').trim().startsWith('notes.txt') && (r[2] ?? '').trim().startsWith('added 1'), "this run's rows at the top of History Search");
+      await s.click({ selector: rowsOf, hasText: 'added 1' });
       const input = await waitFor(() => {
         const i = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
         return i instanceof vscode.TabInputTextDiff && i.modified.toString() === working.toString() ? i : undefined;
