@@ -171,15 +171,22 @@ export class LiveFsImpl implements LiveFs {
         checkPath(path, 'list');
         const d = await this.drv();
         const real = await this.follow(path, d, signal, 'list');
-        const pending: LiveEntry[][] = [];
-        await d.list(real, (batch) => pending.push(batch), signal);
-        // Entries keep the path that was asked for (a listing through a link stays under the link).
-        for (const batch of pending) {
-          if (real !== path) for (const e of batch) e.path = joinRel(path, e.name);
-          if (o.resolveLinks !== false) await this.resolveLinks(batch, d, signal);
-          o.onBatch?.(batch);
-          q.push(batch);
-        }
+        // Each batch goes on as it arrives (links resolved first), in order.
+        let chain: Promise<void> = Promise.resolve();
+        await d.list(
+          real,
+          (batch) => {
+            chain = chain.then(async () => {
+              // Entries keep the path that was asked for (a listing through a link stays under the link).
+              if (real !== path) for (const e of batch) e.path = joinRel(path, e.name);
+              if (o.resolveLinks !== false) await this.resolveLinks(batch, d, signal);
+              o.onBatch?.(batch);
+              q.push(batch);
+            });
+          },
+          signal,
+        );
+        await chain;
         q.end();
       } catch (e) {
         q.end(signal.aborted && !(e instanceof LiveError && e.kind !== 'cancelled') ? cancelled('list') : e);
