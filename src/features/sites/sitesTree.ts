@@ -145,6 +145,15 @@ export class SitesTreeProvider extends Disposable implements vscode.TreeDataProv
     this._onDidChangeTreeData.fire(undefined);
   }
 
+  /** Rows another feature puts first under a site (the live feature's Live Files), before its history. */
+  private readonly siteRows: ((node: SiteNode) => TreeNode[])[] = [];
+  addSiteRows(fn: (node: SiteNode) => TreeNode[]): void {
+    this.siteRows.push(fn);
+    this._onDidChangeTreeData.fire(undefined);
+  }
+
+  private readonly composedChildren = async (node: SiteNode): Promise<TreeNode[]> => [...this.siteRows.flatMap((f) => f(node)), ...(this.siteChildren ? await this.siteChildren(node) : [])];
+
   /** Re-renders a node (or everything) without refetching. */
   changed(node?: TreeNode): void {
     this._onDidChangeTreeData.fire(node);
@@ -187,7 +196,7 @@ export class SitesTreeProvider extends Disposable implements vscode.TreeDataProv
     const nodes = sites.map((s) => {
       const n = (seen.get(s.id) ?? 0) + 1;
       seen.set(s.id, n);
-      return new SiteNode(s, this.siteChildren, n > 1 ? n : undefined);
+      return new SiteNode(s, this.siteChildren || this.siteRows.length ? this.composedChildren : undefined, n > 1 ? n : undefined);
     });
     const dups = [...seen].filter(([, n]) => n > 1);
     const key = JSON.stringify(dups);
