@@ -295,7 +295,7 @@ class SftpDriver implements Driver {
       return await abortable(signal, stage, () => fn(c));
     } finally {
       if (--this.busy === 0) {
-        this.idleTimer = setTimeout(() => void this.close(), this.ctx.endpoint.idleMs);
+        this.idleTimer = setTimeout(() => this.close().catch(() => undefined), this.ctx.endpoint.idleMs);
         this.idleTimer.unref?.();
       }
     }
@@ -370,7 +370,7 @@ class SftpDriver implements Driver {
       c.sftp.close(handle, () => undefined);
       this.done();
     };
-    const self = this;
+    const call = this.call.bind(this);
     async function* chunks(): AsyncIterable<Uint8Array> {
       let next = start;
       const inflight: Promise<Buffer>[] = [];
@@ -379,7 +379,7 @@ class SftpDriver implements Driver {
         const len = Math.min(CHUNK, size - pos);
         next += len;
         const buf = Buffer.allocUnsafe(len);
-        inflight.push(self.call<Buffer>(c, 'read', path, (cb) => c.sftp.read(handle, buf, 0, len, pos, (err, n) => cb(err, n === len ? buf : buf.subarray(0, n)))));
+        inflight.push(call<Buffer>(c, 'read', path, (cb) => c.sftp.read(handle, buf, 0, len, pos, (err, n) => cb(err, n === len ? buf : buf.subarray(0, n)))));
       };
       try {
         while (next < size && inflight.length < READ_AHEAD) issue();
@@ -399,7 +399,7 @@ class SftpDriver implements Driver {
 
   private done(): void {
     if (--this.busy === 0) {
-      this.idleTimer = setTimeout(() => void this.close(), this.ctx.endpoint.idleMs);
+      this.idleTimer = setTimeout(() => this.close().catch(() => undefined), this.ctx.endpoint.idleMs);
       this.idleTimer.unref?.();
     }
   }
