@@ -81,6 +81,19 @@ const common = {
  * built-ins, and `__dirname` (the search thread's file is found next to the code that starts it:
  * src/core/search/offThread.ts) come from the banner: an ES module has neither.
  */
+/**
+ * ssh2's optional native parts (its sshcrypto.node binding and the cpu-features package) stay out
+ * of the bundle: each `require` of them becomes a module that throws, which ssh2 catches (it then
+ * uses Node's own crypto), so the build is the same whether or not npm compiled them.
+ */
+const noNativeParts = {
+  name: 'no-native-parts',
+  setup(build) {
+    build.onResolve({ filter: /\.node$|^cpu-features$/ }, (a) => ({ path: a.path, namespace: 'native-left-out' }));
+    build.onLoad({ filter: /.*/, namespace: 'native-left-out' }, (a) => ({ contents: `throw new Error(${JSON.stringify(`${a.path} is left out of the bundle`)});`, loader: 'js' }));
+  },
+};
+
 export const options = {
   ...common,
   entryPoints: { extension: 'src/extension.ts' },
@@ -93,7 +106,7 @@ export const options = {
   external: ['vscode'],
   define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
   banner: { js: 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);const __dirname=import.meta.dirname;' },
-  plugins: [],
+  plugins: [noNativeParts],
 };
 
 /** The webview runs in a browser: an import of `vscode` or of a Node built-in is a build error that says so. */

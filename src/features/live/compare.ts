@@ -6,9 +6,9 @@
 // on ("same size, content differs") and the diff it opens; a group opens as one multi-file diff.
 import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
-import { compareLive, storeHistory, type CompareProgress, type CompareResult } from '../../core/live/compare';
-import { LastSeen } from '../../core/live/lastSeen';
-import type { CompareGroup, CompareRow } from '../../core/live/types';
+import { compareLive, storeHistory, type CompareProgress, type CompareResult } from '../../core/live';
+import { LastSeen } from '../../core/live';
+import type { CompareGroup, CompareRow } from '../../core/live';
 import { nodeWorkingFs } from '../../core/status/working';
 import { displayText } from '../../core/util/text';
 import { background } from '../../core/util/background';
@@ -163,7 +163,7 @@ class RowNode extends TreeNode {
 export class LiveCompare implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.emitter.event;
-  run: LiveRun | undefined;
+  current: LiveRun | undefined;
   private view: vscode.TreeView<TreeNode> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private revisions: RevisionsApi | undefined;
@@ -182,7 +182,7 @@ export class LiveCompare implements vscode.TreeDataProvider<TreeNode>, vscode.Di
   }
 
   dispose(): void {
-    this.run?.abort.abort();
+    this.current?.abort.abort();
     this.emitter.dispose();
   }
 
@@ -220,8 +220,8 @@ export class LiveCompare implements vscode.TreeDataProvider<TreeNode>, vscode.Di
   }
 
   private states(): void {
-    setContext('siteRevisions.liveCompare.running', this.run?.state === 'running');
-    setContext('siteRevisions.liveCompare.done', this.run?.state === 'done');
+    setContext('siteRevisions.liveCompare.running', this.current?.state === 'running');
+    setContext('siteRevisions.liveCompare.done', this.current?.state === 'done');
   }
 
   private changed(now = false): void {
@@ -231,7 +231,7 @@ export class LiveCompare implements vscode.TreeDataProvider<TreeNode>, vscode.Di
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const r = this.run;
+    const r = this.current;
     if (this.view) {
       this.view.description = r ? this.describe(r) : undefined;
       this.view.message = r ? this.message(r) : undefined;
@@ -266,7 +266,7 @@ export class LiveCompare implements vscode.TreeDataProvider<TreeNode>, vscode.Di
 
   getChildren(n?: TreeNode): TreeNode[] | Promise<TreeNode[]> {
     if (n) return n.getChildren();
-    const r = this.run;
+    const r = this.current;
     if (!r?.result) return [];
     const nodes: TreeNode[] = [];
     for (const g of GROUP_ORDER) {
@@ -327,10 +327,10 @@ export class LiveCompare implements vscode.TreeDataProvider<TreeNode>, vscode.Di
       }
       throw e;
     }
-    this.run?.abort.abort();
+    this.current?.abort.abort();
     let finish!: () => void;
     const run: LiveRun = { kind, site, root, ...(folder ? { folder } : {}), state: 'running', abort: new AbortController(), finished: new Promise<void>((r) => (finish = r)) };
-    this.run = run;
+    this.current = run;
     this.ensureView();
     setContext('siteRevisions.liveCompare.shown', true);
     background('Showing the Live Server view', Promise.resolve(vscode.commands.executeCommand(`${LIVE_COMPARE_VIEW}.focus`)));
@@ -341,7 +341,7 @@ export class LiveCompare implements vscode.TreeDataProvider<TreeNode>, vscode.Di
         const sub = token.onCancellationRequested(() => run.abort.abort());
         return this.compute(kind, site, root, folder, run.abort.signal, (p) => {
           run.progress = p;
-          if (this.run === run) this.changed();
+          if (this.current === run) this.changed();
           progress.report({});
         }).finally(() => sub.dispose());
       });
@@ -357,7 +357,7 @@ export class LiveCompare implements vscode.TreeDataProvider<TreeNode>, vscode.Di
       }
     }
     finish();
-    if (this.run === run) this.changed(true);
+    if (this.current === run) this.changed(true);
     return run;
   }
 
@@ -387,12 +387,12 @@ export class LiveCompare implements vscode.TreeDataProvider<TreeNode>, vscode.Di
   }
 
   cancel(): void {
-    this.run?.abort.abort();
+    this.current?.abort.abort();
   }
 
   clear(): void {
-    this.run?.abort.abort();
-    this.run = undefined;
+    this.current?.abort.abort();
+    this.current = undefined;
     this.changed(true);
   }
 }

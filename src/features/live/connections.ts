@@ -7,9 +7,7 @@ import * as path from 'node:path';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
-import { siteEndpoint, type SiteLike } from '../../core/live/endpoint';
-import { openLive } from '../../core/live/fs';
-import { LiveError, type LiveEndpoint, type LiveFs, type LiveOptions, type LiveTrust, type LocalSiteSettings, type MappedSite, type StageReport, type TestResult } from '../../core/live/types';
+import { openLive, siteEndpoint, testConnection, type LiveFs, type LiveOptions, type LiveTrust, type LocalSiteSettings, type MappedSite, type SiteLike, type StageReport, type TestResult } from '../../core/live';
 import { readCaFile } from '../../core/net/tls';
 import { proxyResolver } from '../../core/net/proxy';
 import { Disposable } from '../../core/util/disposable';
@@ -189,47 +187,14 @@ export class LiveConnections extends Disposable {
   }
 
   /**
-   * Test Connection of a site or of the form's values: connects with a pool of its own (nothing
-   * shared with the browsing connections), lists the root, and reports each stage.
+   * Test Connection of a site or of the form's values (src/core/live/testConnection.ts): connects
+   * with a connection of its own (nothing shared with the browsing ones), lists the root, and
+   * reports each stage; the form's unsaved password is tried first.
    */
   async test(site: SiteLike & { id: string; name: string }, o: { password?: string; keyFile?: string; signal: AbortSignal; onStage?: (s: StageReport) => void }): Promise<TestResult | { unreachable: UnreachableSite }> {
     const mapped = this.map(site, o.keyFile);
     if (!mapped.ok) return { unreachable: new UnreachableSite(mapped.kind, mapped.reason) };
-    return runTest(mapped.endpoint, this.options(site, mapped, { ...(o.password !== undefined ? { direct: o.password } : {}), ...(o.onStage ? { onStage: o.onStage } : {}) }), o.signal);
-  }
-}
-
-/**
- * The stages of a test: the live file system's own connection steps (resolve, connect, TLS or
- * host key, login) as the core reports them, then the root listed with its number of entries.
- */
-export async function runTest(endpoint: LiveEndpoint, options: LiveOptions, signal: AbortSignal): Promise<TestResult> {
-  const stages: StageReport[] = [];
-  const fs = openLive(endpoint, {
-    ...options,
-    onStage: (s) => {
-      stages.push(s);
-      options.onStage?.(s);
-    },
-  });
-  let entries: number | undefined;
-  try {
-    const t0 = performance.now();
-    const list = await fs.listAll('', { signal, resolveLinks: false });
-    entries = list.length;
-    const s: StageReport = { stage: 'list', ok: true, detail: entries === 1 ? vscode.l10n.t('1 entry in the site\'s folder') : vscode.l10n.t('{0} entries in the site\'s folder', entries), ms: Math.round(performance.now() - t0) };
-    stages.push(s);
-    options.onStage?.(s);
-    return { ok: true, stages, entries, fromThisComputer: true };
-  } catch (e) {
-    const error =
-      e instanceof LiveError
-        ? e
-        : new LiveError('server', 'list', e instanceof Error ? e.message : String(e), { next: vscode.l10n.t('See the log (Site Revisions: Show Log) for details.') });
-    if (!stages.some((s) => !s.ok && s.stage === error.stage)) stages.push({ stage: error.stage, ok: false, detail: error.message, ms: 0 });
-    return { ok: false, stages, error, fromThisComputer: true };
-  } finally {
-    await fs.close().catch(() => undefined);
+    return testConnection(mapped.endpoint, { ...this.options(site, mapped, o.onStage ? { onStage: o.onStage } : {}), signal: o.signal, ...(o.password !== undefined ? { password: o.password } : {}) });
   }
 }
 

@@ -10,7 +10,7 @@
 // for what is on screen, where the protocol pushes nothing).
 import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
-import { LiveError, type LiveEntry } from '../../core/live/types';
+import { LiveError, type LiveEntry } from '../../core/live';
 import { displayText } from '../../core/util/text';
 import type { SitesModel } from '../sites/sitesModel';
 import { baseName, LIVE_SCHEME, liveUriComponents, parentPath, parseLiveUriComponents, type LiveAddress } from './address';

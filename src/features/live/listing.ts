@@ -2,8 +2,8 @@
 // `site-live:` file system: a folder is listed once (its batches arrive as the server sends
 // them), whoever asks first; both read the same entries until a refresh. A listing can be
 // cancelled (the Live Files row's "Cancel"), and then shows what had arrived.
-import type { LiveEntry, LiveFs } from '../../core/live/types';
-import { LiveError } from '../../core/live/types';
+import type { LiveEntry, LiveFs } from '../../core/live';
+import { LiveError } from '../../core/live';
 
 export type ListingState = 'loading' | 'done' | 'cancelled' | 'failed';
 

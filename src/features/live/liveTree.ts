@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
 import { naturalCompare } from '../../core/model/folders';
 import { formatShortLocal } from '../../core/model/time';
-import { LiveError, type LiveEntry } from '../../core/live/types';
+import { LiveError, type LiveEntry } from '../../core/live';
 import { displayText } from '../../core/util/text';
 import { MessageNode } from '../../workbench/tree/message';
 import { TreeNode } from '../../workbench/tree/node';

@@ -3,7 +3,7 @@
 // The same rows go into the site form (as data: the webview inserts them as text) and into the
 // read-only report document of the Sites view's Test Connection.
 import * as vscode from 'vscode';
-import type { LiveStage, TestResult } from '../../core/live/types';
+import type { LiveStage, TestResult } from '../../core/live';
 import { displayText } from '../../core/util/text';
 import type { UnreachableSite } from './connections';
 

@@ -10,7 +10,7 @@
 // SecretStorage only if the person chose "Remember on this computer"; a refusal by the server
 // forgets a remembered one. Every value goes into the log's redactor before anything can log it.
 import * as vscode from 'vscode';
-import type { LiveSecrets } from '../../core/live/types';
+import type { LiveSecrets } from '../../core/live';
 import type { Log } from '../../workbench/log';
 
 type Kind = 'password' | 'passphrase';

@@ -5,9 +5,10 @@
 // formTest, shown in the form by src/features/sites/siteEditor.ts).
 import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
-import type { StageReport } from '../../core/live/types';
-import type { SiteLike } from '../../core/live/endpoint';
+import type { StageReport } from '../../core/live';
+import type { SiteLike } from '../../core/live';
 import { displayText } from '../../core/util/text';
+import { background } from '../../core/util/background';
 import type { Log } from '../../workbench/log';
 import { message, plain, showError, showInfo } from '../../workbench/messages';
 import type { LiveConnections } from './connections';
@@ -69,9 +70,12 @@ export async function testSite(c: LiveConnections, reports: TestReports, log: Lo
   const shown = view.ok
     ? showInfo(message('“{0}”: {1}', plain(name), plain(view.headline)), details)
     : showError(message('“{0}”: {1} {2}', plain(name), plain(view.headline), plain(view.next ?? '')), details);
-  void Promise.resolve(shown).then(async (pick) => {
-    if (pick === details) await vscode.window.showTextDocument(uri, { preview: true });
-  });
+  background(
+    'Showing a Test Connection result',
+    Promise.resolve(shown).then(async (pick) => {
+      if (pick === details) await vscode.window.showTextDocument(uri, { preview: true });
+    }),
+  );
   return { view, uri };
 }
 

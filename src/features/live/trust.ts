@@ -9,7 +9,7 @@
 //   way to accept a new one (ssh-keygen -R's counterpart).
 // Every value from a server (names, subjects) is shown as inert text (workbench/messages.ts).
 import * as vscode from 'vscode';
-import type { CertificateInfo, HostKey, LiveProtocol, TrustDecider, TrustStore } from '../../core/live/types';
+import type { CertificateInfo, HostKey, LiveProtocol, TrustDecider, TrustStore } from '../../core/live';
 import { message, plain, showWarning } from '../../workbench/messages';
 
 const STATE_KEY = 'siteRevisions.live.trust';

@@ -6,13 +6,13 @@
 // host, a user, a password or a file's content.
 import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
-import type { CompareGroup } from '../../core/live/types';
+import type { CompareGroup } from '../../core/live';
 import type { Log } from '../../workbench/log';
 import type { Session } from '../auth/session';
 import type { SitesModel } from '../sites/sitesModel';
 import type { LiveCompare } from '../live/compare';
 import { UnreachableSite } from '../live/connections';
-import { LiveError } from '../../core/live/types';
+import { LiveError } from '../../core/live';
 import { confirmation, quoted } from './kit';
 import { findSite, result, ToolInputError } from './results';
 
