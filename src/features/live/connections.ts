@@ -131,7 +131,7 @@ export class LiveConnections extends Disposable {
   }
 
   /** What a connection of the site takes: trust, secrets (asking when needed), log, proxy. */
-  options(site: { id: string; name: string }, mapped: Extract<MappedSite, { ok: true }>, o: { direct?: string; interactive?: boolean; onStage?: (s: StageReport) => void } = {}): LiveOptions {
+  options(site: { id: string; name: string }, mapped: Extract<MappedSite, { ok: true }>, o: { direct?: string; interactive?: boolean; onStage?: (s: StageReport) => void; formValues?: boolean } = {}): LiveOptions {
     const { log, context } = this.deps;
     const acc = this.account() ?? 'signed-out';
     return {
@@ -142,7 +142,13 @@ export class LiveConnections extends Disposable {
         account: acc,
         siteId: site.id || `form:${mapped.endpoint.host}`,
         siteName: site.name || mapped.endpoint.label,
-        stored: mapped.storedPassword,
+        // The saved password as the service lists it now (a list read from the disk cache has none).
+        stored: async () => {
+          if (!site.id || o.formValues) return mapped.storedPassword;
+          const fresh = await this.deps.model.freshSite(site.id).catch(() => undefined);
+          const m = fresh ? this.map(fresh) : mapped;
+          return m.ok ? m.storedPassword : undefined;
+        },
         direct: o.direct,
         issue: mapped.passwordIssue,
         interactive: o.interactive !== false,
@@ -158,7 +164,7 @@ export class LiveConnections extends Disposable {
   fsFor(site: Site): LiveFs {
     const mapped = this.map(site);
     if (!mapped.ok) throw new UnreachableSite(mapped.kind, mapped.reason);
-    const key = JSON.stringify([mapped.endpoint, mapped.storedPassword ? 1 : 0, this.account()]);
+    const key = JSON.stringify([mapped.endpoint, this.account()]);
     const have = this.open.get(site.id);
     if (have && have.key === key) return have.fs;
     if (have) this.close(site.id);
@@ -191,10 +197,10 @@ export class LiveConnections extends Disposable {
    * with a connection of its own (nothing shared with the browsing ones), lists the root, and
    * reports each stage; the form's unsaved password is tried first.
    */
-  async test(site: SiteLike & { id: string; name: string }, o: { password?: string; keyFile?: string; signal: AbortSignal; onStage?: (s: StageReport) => void }): Promise<TestResult | { unreachable: UnreachableSite }> {
+  async test(site: SiteLike & { id: string; name: string }, o: { password?: string; keyFile?: string; signal: AbortSignal; onStage?: (s: StageReport) => void; interactive?: boolean; formValues?: boolean }): Promise<TestResult | { unreachable: UnreachableSite }> {
     const mapped = this.map(site, o.keyFile);
     if (!mapped.ok) return { unreachable: new UnreachableSite(mapped.kind, mapped.reason) };
-    return testConnection(mapped.endpoint, { ...this.options(site, mapped, o.onStage ? { onStage: o.onStage } : {}), signal: o.signal, ...(o.password !== undefined ? { password: o.password } : {}) });
+    return testConnection(mapped.endpoint, { ...this.options(site, mapped, { ...(o.onStage ? { onStage: o.onStage } : {}), interactive: o.interactive !== false, ...(o.formValues ? { formValues: true } : {}) }), signal: o.signal, ...(o.password !== undefined ? { password: o.password } : {}) });
   }
 }
 

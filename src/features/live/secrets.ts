@@ -27,8 +27,8 @@ export interface SiteSecretsOptions {
   siteId: string;
   /** The site's name, for the prompts. */
   siteName: string;
-  /** The site's stored password when usable (see the header). */
-  stored?: string | undefined;
+  /** The site's stored password when usable (see the header): read when first needed (the service's list has it; a cached list does not). */
+  stored?: () => Promise<string | undefined>;
   /** Given directly (the form's unsaved password): used first, never remembered. */
   direct?: string | undefined;
   /** What the site's definition says about its password, for the prompt. */
@@ -74,21 +74,28 @@ export function siteSecrets(o: SiteSecretsOptions): LiveSecrets {
       if (kind === 'password' && o.direct !== undefined && !directUsed) {
         directUsed = true;
         o.log.redactor.add(o.direct);
+        o.log.info(`Live server of site ${o.siteId}: the password typed in the form is used`);
         return o.direct;
       }
       // What the person typed (because the stored one was refused or missing) comes before it.
       const known = typed.get(key) ?? (await o.secrets.get(key));
       if (known) {
         o.log.redactor.add(known);
+        o.log.info(`Live server of site ${o.siteId}: the ${kind} entered on this computer is used`);
         return known;
       }
       if (kind === 'password' && o.stored && !storedUsed) {
         storedUsed = true;
-        o.log.redactor.add(o.stored);
-        return o.stored;
+        const stored = await o.stored();
+        if (stored) {
+          o.log.redactor.add(stored);
+          o.log.info(`Live server of site ${o.siteId}: the site's saved password is used`);
+          return stored;
+        }
       }
     }
     if (o.interactive === false) return undefined;
+    o.log.info(`Live server of site ${o.siteId}: asking for the ${kind} (${reason === 'refused' ? 'the last one was refused' : o.issue ?? 'none known'})`);
     const value = await vscode.window.showInputBox({
       title: what,
       prompt: promptText(kind, reason, o),

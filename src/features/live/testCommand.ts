@@ -87,8 +87,12 @@ export async function formTest(
   signal: AbortSignal,
   onStage: (row: StageRow) => void,
 ): Promise<TestView> {
+  // The form tests what is typed in it: a refused or missing password ends the test (the form
+  // says so) instead of asking in another input.
   const result = await c.test(site, {
     ...(password !== undefined ? { password } : {}),
+    interactive: false,
+    formValues: true,
     signal,
     onStage: (s) => onStage({ stage: s.stage, label: stageLabel(s.stage), ok: s.ok, time: vscode.l10n.t('{0} ms', Math.round(s.ms)), detail: displayText(s.detail), ...(s.warning ? { warning: displayText(s.warning) } : {}) }),
   });

