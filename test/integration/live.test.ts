@@ -187,9 +187,9 @@ describe('Live servers: trust prompts, Test Connection, Live Files, compare and 
       const doc = vscode.window.activeTextEditor!.document;
       assert.equal(doc.uri.scheme, 'site-live');
       assert.equal(doc.getText(), fs.readFileSync(path.join(live.sftp!.dataDir, 'hash#name.txt'), 'utf8'));
-      // Read-only: VS Code refuses an edit and says why.
-      const edited = await vscode.window.activeTextEditor!.edit((e) => e.insert(new vscode.Position(0, 0), 'x'));
-      assert.equal(edited, false, 'the live file is read-only');
+      // Read-only: the file system says so, and the tab shows its lock.
+      assert.equal(vscode.workspace.fs.isWritableFileSystem('site-live'), false);
+      assert.ok((await s.count({ selector: '.part.editor .tab.active [class*="lock"]' })) > 0, 'the lock on the tab');
       // Every special name round-trips through its URI's text form.
       const f = await api.live();
       for (const name of ['ünï cödé.txt', 'hash#name.txt', 'pct%20name.txt', 'percent%.txt', 'with space/a b.txt']) {
@@ -230,6 +230,122 @@ describe('Live servers: trust prompts, Test Connection, Live Files, compare and 
     } finally {
       spy.restore();
       fs.rmSync(big, { recursive: true, force: true });
+    }
+  });
+
+  /** The files a live walk finds on disk: regular files, and links to files inside the root (links out, dangling links and folders' links left out). */
+  const liveFilesOnDisk = (root: string): string[] => {
+    const out: string[] = [];
+    const walk = (dir: string, rel: string) => {
+      for (const name of fs.readdirSync(dir)) {
+        const abs = path.join(dir, name);
+        const r = rel ? `${rel}/${name}` : name;
+        const st = fs.lstatSync(abs);
+        if (st.isDirectory()) walk(abs, r);
+        else if (st.isFile()) out.push(r);
+        else if (st.isSymbolicLink()) {
+          const real = fs.existsSync(abs) ? fs.realpathSync(abs) : '';
+          if (real.startsWith(`${fs.realpathSync(root)}/`) && fs.statSync(abs).isFile()) out.push(r);
+        }
+      }
+    };
+    walk(root, '');
+    return out.sort();
+  };
+
+  it('Compare Live with Local: the groups drawn in the Live Server view (expected from the two folders on disk), the basis of each row, a row opens its diff', async () => {
+    const data = live.sftp!.dataDir;
+    const local = fs.mkdtempSync(path.join(os.tmpdir(), 'live-local-'));
+    const liveFiles = liveFilesOnDisk(data);
+    for (const f of liveFiles) {
+      if (fs.lstatSync(path.join(data, f)).isSymbolicLink()) continue;
+      fs.mkdirSync(path.dirname(path.join(local, f)), { recursive: true });
+      fs.copyFileSync(path.join(data, f), path.join(local, f));
+    }
+    fs.appendFileSync(path.join(local, 'index.html'), '<p>edited locally</p>\n');
+    const readme = fs.readFileSync(path.join(local, 'sub/readme.md'), 'utf8');
+    fs.writeFileSync(path.join(local, 'sub/readme.md'), readme.replace('nested', 'NESTED'));
+    fs.rmSync(path.join(local, 'old.txt'));
+    fs.writeFileSync(path.join(local, 'local-only.txt'), 'only here\n');
+    await api.revisions.folders.set(sites.sftp.id, vscode.Uri.file(local));
+    const spy = trustAll();
+    try {
+      const run = (await vscode.commands.executeCommand('siteRevisions.compareLiveWithLocal', sites.sftp.id)) as { finished: Promise<void>; state: string; result?: { rows: { path: string; group: string; basis: string }[] } };
+      await run.finished;
+      assert.equal(run.state, 'done');
+      const localFiles = liveFilesOnDisk(local);
+      const by = (g: string) => run.result!.rows.filter((r) => r.group === g).map((r) => r.path).sort();
+      assert.deepEqual(by('differsFromLocal'), ['index.html', 'sub/readme.md']);
+      assert.deepEqual(by('onlyLive'), liveFiles.filter((f) => !localFiles.includes(f)));
+      assert.deepEqual(by('onlyLocal'), ['local-only.txt']);
+      assert.equal(run.result!.rows.find((r) => r.path === 'sub/readme.md')!.basis, 'hash');
+      const pane = 'Live Server';
+      const rows = await s.until(() => s.rows(pane), (r) => r.some((x) => x.startsWith('Differs from local')) && r.some((x) => x.startsWith('readme.md')), 'the groups drawn', 30_000);
+      assert.ok(rows.some((x) => x.startsWith('readme.md') && x.includes('same size, content differs')), rows.join(' | '));
+      assert.ok(rows.some((x) => x.startsWith('index.html') && x.includes('size differs')), rows.join(' | '));
+      await s.click({ selector: `${s.pane(pane)} .monaco-list-row`, hasText: '/^\\s*readme\\.md/' });
+      await s.until(() => s.tabTitles(), (t) => t.includes('readme.md (live ↔ working file)'), 'the diff of the row');
+      await s.screenshot(path.join(os.tmpdir(), 'live-compare-local.png')).catch(() => undefined);
+    } finally {
+      spy.restore();
+      await api.revisions.folders.set(sites.sftp.id, undefined);
+      fs.rmSync(local, { recursive: true, force: true });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
+  /** Revisions on the service for the SFTP site: every text file as it is live, but two. */
+  const seedHistory = async () => {
+    const data = live.sftp!.dataDir;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { SAME_SIZE } = require('../live/seed') as typeof import('../live/seed');
+    for (const f of liveFilesOnDisk(data)) {
+      if (f.startsWith('bin/') || fs.lstatSync(path.join(data, f)).isSymbolicLink()) continue;
+      let content = fs.readFileSync(path.join(data, f), 'utf8');
+      if (f === SAME_SIZE.path) content = SAME_SIZE.revisionContent.toString('utf8');
+      if (f === 'index.html') content = '<!doctype html>\n<title>older</title>\n';
+      if (!content) continue;
+      await control(url, 'add-revision', { siteId: sites.sftp.id, path: f, content, author: 'dev@example.com' });
+    }
+    await control(url, 'add-revision', { siteId: sites.sftp.id, path: 'gone.txt', content: 'deleted on the server since\n', author: 'dev@example.com' });
+    (await api.loadRevisions()).store.clear();
+  };
+
+  it('Live Drift: files changed on the server since their newest revision (a same-size edit caught by content), files with no revision, files only in the history; a row opens newest revision ↔ live', async () => {
+    await seedHistory();
+    const spy = trustAll();
+    try {
+      const run = (await vscode.commands.executeCommand('siteRevisions.liveDrift', sites.sftp.id)) as { finished: Promise<void>; state: string; result?: { rows: { path: string; group: string; basis: string }[] } };
+      await run.finished;
+      assert.equal(run.state, 'done');
+      const by = (g: string) => run.result!.rows.filter((r) => r.group === g);
+      assert.deepEqual(by('differsFromNewest').map((r) => `${r.path}:${r.basis}`).sort(), ['index.html:size', 'same-size.txt:hash']);
+      assert.deepEqual(by('onlyInHistory').map((r) => r.path), ['gone.txt']);
+      assert.ok(by('onlyLive').some((r) => r.path === 'bin/blob.bin'));
+      const pane = 'Live Server';
+      const rows = await s.until(() => s.rows(pane), (r) => r.some((x) => x.startsWith('Differs from the newest revision')) && r.some((x) => x.startsWith('same-size.txt')), 'the drift groups drawn', 30_000);
+      assert.ok(rows.some((x) => x.startsWith('same-size.txt') && x.includes('same size, content differs')), rows.join(' | '));
+      await s.click({ selector: `${s.pane(pane)} .monaco-list-row`, hasText: '/^\\s*same-size\\.txt/' });
+      await s.until(() => s.tabTitles(), (t) => t.includes('same-size.txt (newest revision ↔ live)'), 'the diff of the row');
+      await s.screenshot(path.join(os.tmpdir(), 'live-drift.png')).catch(() => undefined);
+    } finally {
+      spy.restore();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
+  it('the language-model tool answers the drift with paths and groups, and no credential', async () => {
+    const spy = trustAll();
+    try {
+      const r = await vscode.lm.invokeTool('siteRevisions_liveCompare', { input: { site: sites.sftp.id, mode: 'drift' }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+      const text = r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      assert.match(text, /^Live drift of the whole site of site "Live SFTP"/);
+      const data = JSON.parse(text.slice(text.indexOf('\n') + 1)) as { groups: Record<string, { path: string }[]> };
+      assert.deepEqual(data.groups.changedOnServer!.map((g) => g.path).sort(), ['index.html', 'same-size.txt']);
+      assert.ok(!text.includes(live.sftp!.password), 'no password');
+      assert.ok(!text.includes(live.sftp!.user) && !text.includes(String(live.sftp!.port)), 'no user, no port');
+    } finally {
+      spy.restore();
     }
   });
 

@@ -190,6 +190,8 @@ export class LiveTree {
       out.push(n);
     }
     for (const k of r.nodes.keys()) if (!seen.has(k)) r.nodes.delete(k);
+    // The state row goes first: under a folder of thousands of rows, the last one is out of sight.
+    const rows = out.splice(0);
     const n = listing.entries.length.toLocaleString(vscode.env.language);
     const id = (what: string) => `live:${JSON.stringify([node.site.id, node.path, what])}`;
     const args = [node.site.id, node.path];
@@ -230,7 +232,7 @@ export class LiveTree {
     } else if (!listing.entries.length) {
       out.push(new MessageNode(node, vscode.l10n.t('Empty folder'), { icon: 'info', id: id('empty') }));
     }
-    return out;
+    return [...out, ...rows];
   }
 
   /** Stops a listing under way (the "Loading…" row's click). */
