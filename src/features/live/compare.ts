@@ -103,7 +103,7 @@ export function basisText(r: CompareRow): string {
     case 'hash':
       return r.live?.size !== undefined && (other === undefined || other === r.live.size) ? vscode.l10n.t('same size, content differs') : vscode.l10n.t('content differs');
     case 'lastSeen':
-      return vscode.l10n.t('content differs (known from the last read)');
+      return r.live?.size !== undefined && (other === undefined || other === r.live.size) ? vscode.l10n.t('same size, content differs (known from the last read)') : vscode.l10n.t('content differs (known from the last read)');
     case 'unreadable':
       return vscode.l10n.t('could not be read to compare');
   }
@@ -295,6 +295,8 @@ export class LiveCompare implements vscode.TreeDataProvider<TreeNode>, vscode.Di
     const fs = this.deps.connections.fsFor(site);
     const cacheDir = this.deps.cache.folder;
     const lastSeen = cacheDir ? await LastSeen.load(LastSeen.fileFor(cacheDir, site.id)) : undefined;
+    // The site's list of files as the service has it now (a list cached earlier would miss the files added since).
+    if (kind === 'drift') await revisions.store.siteFiles(site.id, { fresh: true, signal, priority: 'user' } as Parameters<RevisionsApi['store']['siteFiles']>[1]);
     return compareLive(fs, {
       root,
       ...(kind === 'local' && folder ? { local: nodeWorkingFs(folder.fsPath) } : {}),
