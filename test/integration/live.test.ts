@@ -184,7 +184,7 @@ describe('Live servers: trust prompts, Test Connection, Live Files, compare and 
       // Open the file with # in its name from its row.
       await s.click({ selector: `${s.pane('Sites')} .monaco-list-row`, hasText: '/^\\s*hash#name\\.txt/' });
       await s.until(() => s.tabTitles(), (t) => t.includes('hash#name.txt (live · Live SFTP)'), 'the live tab title');
-      const doc = vscode.window.activeTextEditor!.document;
+      const doc = (await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'site-live'), { message: 'the live editor' })).document;
       assert.equal(doc.uri.scheme, 'site-live');
       assert.equal(doc.getText(), fs.readFileSync(path.join(live.sftp!.dataDir, 'hash#name.txt'), 'utf8'));
       // Read-only: the file system says so, and the tab shows its lock.
