@@ -94,6 +94,24 @@ const noNativeParts = {
   },
 };
 
+/**
+ * The protocol modules of src/core/live (each a chunk loaded on first use, by `import()` in
+ * src/core/live/fs.ts) reach modules that activation loads too (src/core/api/userinfo.ts…). A
+ * chunk loaded on first use imports the entry, so that esbuild keeps those modules in
+ * activation's one chunk instead of splitting each into a file of its own (CONTRIBUTING.md,
+ * "Adding code loaded on first use"); src/core may not import the entry in its source (lint:
+ * core is plain Node), so the build adds that one line to these files.
+ */
+const coreChunksImportEntry = {
+  name: 'core-chunks-import-entry',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]core[\\/]live[\\/](ftp|sftp|webdav|s3)\.ts$/ }, async (a) => {
+      const { readFile } = await import('node:fs/promises');
+      return { contents: `import '../../extension';\n${await readFile(a.path, 'utf8')}`, loader: 'ts' };
+    });
+  },
+};
+
 export const options = {
   ...common,
   entryPoints: { extension: 'src/extension.ts' },
@@ -106,7 +124,7 @@ export const options = {
   external: ['vscode'],
   define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
   banner: { js: 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);const __dirname=import.meta.dirname;' },
-  plugins: [noNativeParts],
+  plugins: [noNativeParts, coreChunksImportEntry],
 };
 
 /** The webview runs in a browser: an import of `vscode` or of a Node built-in is a build error that says so. */

@@ -56,11 +56,6 @@ export async function forgetRemembered(secrets: vscode.SecretStorage, account: s
   }
 }
 
-/** Whether anything is remembered for a site (SecretStorage). */
-export async function hasRemembered(secrets: vscode.SecretStorage, account: string, siteId: string): Promise<boolean> {
-  return !!(await secrets.get(secretKey('password', account, siteId))) || !!(await secrets.get(secretKey('passphrase', account, siteId)));
-}
-
 export function siteSecrets(o: SiteSecretsOptions): LiveSecrets {
   let directUsed = false;
   let storedUsed = false;
