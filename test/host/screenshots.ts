@@ -33,6 +33,8 @@ export type Step =
   | { action: { row: string | RegExp; label: string } }
   /** Wait until a webview (any frame) shows this text. */
   | { webviewText: string }
+  /** Click the element of a webview (any frame) that matches this CSS selector. */
+  | { webviewClick: string }
   /** Configure the local service (POST /__control/config), e.g. faults for the next requests. */
   | { service: Record<string, unknown> }
   /** Click a button of the Sites view's title bar (its pane header), by the start of its aria-label (e.g. "Refresh"). */
@@ -121,6 +123,18 @@ const SITE_CHANGES: Step[] = [
   { pane: 'Sites', expanded: false },
   { pane: 'History Search', expanded: false },
   { row: /^Yesterday/ },
+];
+
+/** The demo site with a live server (test/host/liveDemo.ts), mapped to the workspace folder with two of its files there, one edited. */
+const MAP_BAKERY: Step[] = [
+  ...OPEN,
+  { row: 'Bakery API' },
+  { commandThenPick: 'Site Revisions: Map Site to Local Folder…' },
+  { pick: 'Bakery API' },
+  { pick: 'First workspace folder' },
+  { pause: 500 },
+  { workingFile: { site: '2', path: 'requirements.txt' } },
+  { workingFile: { site: '2', path: 'api/app.py', replace: [['\n', '\n# local: not uploaded yet\n']] } },
 ];
 
 export const SHOTS: Shot[] = [
@@ -332,6 +346,30 @@ export const SHOTS: Shot[] = [
       { pause: 1500 },
     ],
   },
+  {
+    name: 'live-test-connection',
+    webp: ['dark'],
+    steps: [CLEAN, ...OPEN, { action: { row: 'Bakery API', label: 'Edit Site' } }, { webviewText: 'Test Connection' }, { webviewClick: '#test' }, { webviewText: 'The connection works' }, { pause: 800 }],
+  },
+  {
+    name: 'live-files',
+    webp: ['dark'],
+    steps: [CLEAN, ...OPEN, { expand: 'Bakery API' }, { expand: /^Live Files/ }, { expand: /^api$/ }, { row: /^app\.py/ }, { pause: 500 }],
+  },
+  {
+    name: 'live-file',
+    steps: [CLEAN, ...OPEN, { expand: 'Bakery API' }, { expand: /^Live Files/ }, { expand: /^api$/ }, { click: /^app\.py/ }, { waitFor: '.part.editor .tabs-container .tab[aria-label^="app.py (live"]' }, { pause: 800 }],
+  },
+  {
+    name: 'live-compare-local',
+    webp: ['light'],
+    steps: [CLEAN, ...MAP_BAKERY, { command: 'Site Revisions: Compare Live with Local' }, { typePick: 'Bakery API' }, ...FOLD, { row: 'Differs from local' }, { click: /^app\.py/ }, { waitFor: '.monaco-diff-editor' }, { pause: 1000 }],
+  },
+  {
+    name: 'live-drift',
+    webp: ['dark'],
+    steps: [CLEAN, ...OPEN, { command: 'Site Revisions: Live Drift: Files Changed on the Server' }, { typePick: 'Bakery API' }, ...FOLD, { row: 'Differs from the newest revision' }, { click: /^app\.py/ }, { waitFor: '.monaco-diff-editor' }, { pause: 1000 }],
+  },
 ];
 
 /** The newest revision of a file on the service, read as the demo user. */
@@ -411,6 +449,7 @@ async function runStep(wb: Workbench, step: Step, serviceUrl: string, workspace:
   else if ('command' in step) await wb.runCommand(step.command);
   else if ('waitFor' in step) await wb.waitFor(step.waitFor);
   else if ('webviewText' in step) await waitForFrameText(wb, step.webviewText);
+  else if ('webviewClick' in step) await clickInFrame(wb, step.webviewClick);
   else if ('action' in step) {
     const row = await wb.waitForRow(step.action.row);
     await row.hover();
@@ -448,6 +487,18 @@ async function waitForFrameText(wb: Workbench, text: string, timeoutMs = 30000):
   throw new Error(`no webview shows "${text}" within ${timeoutMs} ms`);
 }
 
+async function clickInFrame(wb: Workbench, selector: string, timeoutMs = 30000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of wb.page.frames()) {
+      const el = f.locator(selector).first();
+      if ((await el.count().catch(() => 0)) > 0 && (await el.isVisible().catch(() => false))) return el.click({ timeout: 5000 });
+    }
+    await wb.page.waitForTimeout(200);
+  }
+  throw new Error(`no webview has "${selector}" within ${timeoutMs} ms`);
+}
+
 function describe(step: Step): string {
   return JSON.stringify(step, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v));
 }
@@ -474,7 +525,7 @@ async function main(): Promise<number> {
   const runDir = makeRunDir('shots', { keepLast: 3 });
   let failures = 0;
   try {
-    const { server, service } = await startDemo({ runDir, cleanup, serviceDataFile: path.join(runDir, 'service.json') });
+    const { server, service } = await startDemo({ runDir, cleanup, serviceDataFile: path.join(runDir, 'service.json'), preTrustLive: true });
     const workspace = path.join(runDir, 'workspace');
     writeWorkspace(workspace);
     const wb = await openWorkbench({ server, folder: workspace, runDir, cleanup });

@@ -168,6 +168,7 @@ function testStarted(): void {
   updateTestButton();
   testSection.hidden = false;
   testSection.replaceChildren(el('h2', { id: 'test-title' }, uiText('testResults')), el('p', { class: 'headline running' }, uiText('testing')), el('ol', { id: 'test-stages', class: 'stages' }));
+  testSection.scrollIntoView({ block: 'nearest' });
 }
 
 function testStage(r: TestStageRow): void {
@@ -187,6 +188,7 @@ function testResult(o: TestOutcome): void {
   if (typeof o.serverSaid === 'string' && o.serverSaid) parts.push(el('p', { class: 'said' }, uiText('testServerSaid', o.serverSaid)));
   if (typeof o.note === 'string' && o.note) parts.push(el('p', { class: 'note' }, o.note));
   testSection.replaceChildren(...parts);
+  testSection.scrollIntoView({ block: 'nearest' });
 }
 
 function renderFields(): void {
