@@ -33,11 +33,6 @@ export async function startDemo(opts: {
   codeServerPort?: number;
   settings?: Record<string, unknown>;
   echo?: boolean;
-  /**
-   * Trust the demo live server's host key in advance (its known_hosts file in the profile's
-   * settings): for the screenshots only, whose workbench cannot answer a dialog. `npm start` asks.
-   */
-  preTrustLive?: boolean;
 }): Promise<Demo> {
   const service = await startService({
     dataFile: opts.serviceDataFile,
@@ -52,7 +47,7 @@ export async function startDemo(opts: {
     cleanup: opts.cleanup,
     ...(opts.codeServerPort ? { port: opts.codeServerPort } : {}),
     ...(opts.echo ? { echo: true } : {}),
-    settings: { 'siteRevisions.serviceUrl': service.url, ...(opts.preTrustLive && live ? { 'siteRevisions.live.knownHostsFiles': [live.knownHostsFile] } : {}), ...(opts.settings ?? {}) },
+    settings: { 'siteRevisions.serviceUrl': service.url, ...(opts.settings ?? {}) },
     linkExtensions: [{ id: EXTENSION_ID, version: extensionVersion(), path: repoRoot }],
     env: { SITE_REVISIONS_AUTOSIGNIN: autoSignInFile },
   });

@@ -30,8 +30,6 @@ export interface LiveDemo {
   port: number;
   folder: string;
   fingerprint: string;
-  /** An OpenSSH known_hosts file naming the server's key (only the screenshots' profile trusts it in advance). */
-  knownHostsFile: string;
   close(): Promise<void>;
 }
 
@@ -175,13 +173,10 @@ export async function startSftpServer(root: string): Promise<LiveDemo> {
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as net.AddressInfo).port;
-  const knownHostsFile = path.join(path.dirname(root), 'known_hosts');
-  fs.writeFileSync(knownHostsFile, `[127.0.0.1]:${port} ${pub && !Array.isArray(pub) && !(pub instanceof Error) ? (pub as { type: string }).type : 'ssh-ed25519'} ${blob.getPublicSSH().toString('base64')}\n`);
   return {
     port,
     folder: root,
     fingerprint,
-    knownHostsFile,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -35,6 +35,8 @@ export type Step =
   | { webviewText: string }
   /** Click the element of a webview (any frame) that matches this CSS selector. */
   | { webviewClick: string }
+  /** Click a button of the modal dialog drawn now (`ifShown`: go on when none shows within a few seconds). */
+  | { dialogButton: string; ifShown?: boolean }
   /** Configure the local service (POST /__control/config), e.g. faults for the next requests. */
   | { service: Record<string, unknown> }
   /** Click a button of the Sites view's title bar (its pane header), by the start of its aria-label (e.g. "Refresh"). */
@@ -349,16 +351,17 @@ export const SHOTS: Shot[] = [
   {
     name: 'live-test-connection',
     webp: ['dark'],
-    steps: [CLEAN, ...OPEN, { action: { row: 'Bakery API', label: 'Edit Site' } }, { webviewText: 'Test Connection' }, { webviewClick: '#test' }, { webviewText: 'The connection works' }, { pause: 800 }],
+    // The first connection to the demo server asks to trust its host key (a real dialog): answered here, remembered for the shots after it.
+    steps: [CLEAN, ...OPEN, { action: { row: 'Bakery API', label: 'Edit Site' } }, { webviewText: 'Test Connection' }, { webviewClick: '#test' }, { dialogButton: 'Trust and Connect', ifShown: true }, { webviewText: 'The connection works' }, { pause: 800 }],
   },
   {
     name: 'live-files',
     webp: ['dark'],
-    steps: [CLEAN, ...OPEN, { expand: 'Bakery API' }, { expand: /^Live Files/ }, { expand: /^api$/ }, { row: /^app\.py/ }, { pause: 500 }],
+    steps: [CLEAN, ...OPEN, { expand: 'Bakery API' }, { expand: /^Live Files/ }, { expand: /^api\d{4}-/ }, { row: /^app\.py\d/ }, { pause: 500 }],
   },
   {
     name: 'live-file',
-    steps: [CLEAN, ...OPEN, { expand: 'Bakery API' }, { expand: /^Live Files/ }, { expand: /^api$/ }, { click: /^app\.py/ }, { waitFor: '.part.editor .tabs-container .tab[aria-label^="app.py (live"]' }, { pause: 800 }],
+    steps: [CLEAN, ...OPEN, { expand: 'Bakery API' }, { expand: /^Live Files/ }, { expand: /^api\d{4}-/ }, { click: /^app\.py\d/ }, { waitFor: '.part.editor .tabs-container .tab[aria-label^="app.py (live"]' }, { pause: 800 }],
   },
   {
     name: 'live-compare-local',
@@ -368,7 +371,7 @@ export const SHOTS: Shot[] = [
   {
     name: 'live-drift',
     webp: ['dark'],
-    steps: [CLEAN, ...OPEN, { command: 'Site Revisions: Live Drift: Files Changed on the Server' }, { typePick: 'Bakery API' }, ...FOLD, { row: 'Differs from the newest revision' }, { click: /^app\.py/ }, { waitFor: '.monaco-diff-editor' }, { pause: 1000 }],
+    steps: [CLEAN, ...OPEN, { command: 'Site Revisions: Live Drift' }, { typePick: 'Bakery API' }, ...FOLD, { row: 'Differs from the newest revision' }, { click: /^app\.py/ }, { waitFor: '.monaco-diff-editor' }, { pause: 1000 }],
   },
 ];
 
@@ -450,6 +453,11 @@ async function runStep(wb: Workbench, step: Step, serviceUrl: string, workspace:
   else if ('waitFor' in step) await wb.waitFor(step.waitFor);
   else if ('webviewText' in step) await waitForFrameText(wb, step.webviewText);
   else if ('webviewClick' in step) await clickInFrame(wb, step.webviewClick);
+  else if ('dialogButton' in step) {
+    const button = wb.page.locator('.monaco-dialog-box .monaco-button').filter({ hasText: step.dialogButton }).first();
+    const shown = await button.waitFor({ state: 'visible', timeout: step.ifShown ? 8000 : 30000 }).then(() => true, (e: unknown) => (step.ifShown ? false : Promise.reject(e)));
+    if (shown) await button.click();
+  }
   else if ('action' in step) {
     const row = await wb.waitForRow(step.action.row);
     await row.hover();
@@ -525,7 +533,7 @@ async function main(): Promise<number> {
   const runDir = makeRunDir('shots', { keepLast: 3 });
   let failures = 0;
   try {
-    const { server, service } = await startDemo({ runDir, cleanup, serviceDataFile: path.join(runDir, 'service.json'), preTrustLive: true });
+    const { server, service } = await startDemo({ runDir, cleanup, serviceDataFile: path.join(runDir, 'service.json') });
     const workspace = path.join(runDir, 'workspace');
     writeWorkspace(workspace);
     const wb = await openWorkbench({ server, folder: workspace, runDir, cleanup });

@@ -60,7 +60,7 @@ export class LiveDirNode extends TreeNode implements LiveFolderNode {
     item.resourceUri = liveUri({ siteId: this.site.id, account: this.tree.account(), path: e.path }, this.site.name);
     const link = e.type === 'symlink';
     item.iconPath = new vscode.ThemeIcon(link ? 'file-symlink-directory' : 'folder');
-    item.description = link ? `→ ${displayText(e.link?.target ?? '')}` : undefined;
+    item.description = link ? `→ ${displayText(e.link?.target ?? '')}` : e.mtime !== undefined ? formatShortLocal(e.mtime) : undefined;
     item.tooltip = link ? vscode.l10n.t('{0}\nsymbolic link to {1}', e.path, displayText(e.link?.target ?? '')) : e.path;
     item.contextValue = 'liveFolder';
     return item;
