@@ -371,7 +371,7 @@ export const SHOTS: Shot[] = [
   {
     name: 'live-drift',
     webp: ['dark'],
-    steps: [CLEAN, ...OPEN, { command: 'Site Revisions: Live Drift' }, { typePick: 'Bakery API' }, ...FOLD, { row: 'Differs from the newest revision' }, { click: /^app\.py/ }, { waitFor: '.monaco-diff-editor' }, { pause: 1000 }],
+    steps: [CLEAN, ...OPEN, { row: 'Bakery API' }, { command: 'Site Revisions: Live Drift' }, { typePick: 'Bakery API' }, ...FOLD, { row: 'Differs from the newest revision' }, { click: /^app\.py/ }, { waitFor: '.monaco-diff-editor' }, { pause: 1000 }],
   },
 ];
 
