@@ -351,6 +351,7 @@ export const SHOTS: Shot[] = [
   {
     // The trust dialog of the demo server's host key, as the first connection shows it (left unanswered: the next shot answers it).
     name: 'live-trust-dialog',
+    themes: ['light'],
     steps: [CLEAN, ...OPEN, { row: 'Bakery API' }, { command: 'Site Revisions: Test Connection' }, { typePick: 'Bakery API' }, { waitFor: '.monaco-dialog-box' }, { pause: 500 }],
   },
   {

@@ -41,18 +41,22 @@ class FolderRows {
   listing: Listing | undefined;
 }
 
-export class LiveDirNode extends TreeNode implements LiveFolderNode {
+/** A row of a live entry: its site, the entry as listed, and the tree that drew it. */
+abstract class LiveEntryNode extends TreeNode {
   constructor(
     parent: TreeNode,
     readonly site: Site,
     readonly entry: LiveEntry,
-    private readonly tree: LiveTree,
+    protected readonly tree: LiveTree,
   ) {
     super(parent);
   }
   get path(): string {
     return this.entry.path;
   }
+}
+
+export class LiveDirNode extends LiveEntryNode implements LiveFolderNode {
   getTreeItem(): vscode.TreeItem {
     const e = this.entry;
     const item = new vscode.TreeItem(e.name, vscode.TreeItemCollapsibleState.Collapsed);
@@ -70,18 +74,7 @@ export class LiveDirNode extends TreeNode implements LiveFolderNode {
   }
 }
 
-export class LiveFileNode extends TreeNode {
-  constructor(
-    parent: TreeNode,
-    readonly site: Site,
-    readonly entry: LiveEntry,
-    private readonly tree: LiveTree,
-  ) {
-    super(parent);
-  }
-  get path(): string {
-    return this.entry.path;
-  }
+export class LiveFileNode extends LiveEntryNode {
   getTreeItem(): vscode.TreeItem {
     const e = this.entry;
     const item = new vscode.TreeItem(e.name, vscode.TreeItemCollapsibleState.None);

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { feature, lazyCommand } from '../../workbench/feature';
 import { TreeNode } from '../../workbench/tree/node';
+import { LazyReadonlyFileSystem } from '../../workbench/lazyFileSystem';
 import type { SiteNode, SitesTreeProvider } from '../sites/sitesTree';
 import type { Revisions } from '../revisions/register';
 import type { LiveFeature, LiveFeatureDeps } from './index';
@@ -42,7 +43,7 @@ export class LiveRootNode extends TreeNode implements LiveFolderNode {
 
 export function registerLive(deps: Omit<LiveFeatureDeps, 'revisions'> & { revisions: Revisions; tree: SitesTreeProvider }, subscriptions: vscode.Disposable[]): { load: () => Promise<LiveFeature> } {
   const load = feature(async () => (await import('./index.js')).activateLive({ ...deps, revisions: deps.revisions }, subscriptions));
-  const provider = new LiveDocuments(async () => (await load()).fs);
+  const provider = new LazyReadonlyFileSystem(async () => (await load()).fs);
   const readonlyMessage = new vscode.MarkdownString(vscode.l10n.t('This is a file on the site\'s live server, opened read-only. Compare it with the working file or the newest revision from the Sites view\'s Live Files.'));
   deps.tree.addSiteRows((node) => (!node.duplicate && LIVE_TYPES.includes(node.site.server_type) ? [new LiveRootNode(node, load)] : []));
   subscriptions.push(
@@ -54,46 +55,4 @@ export function registerLive(deps: Omit<LiveFeatureDeps, 'revisions'> & { revisi
     }),
   );
   return { load };
-}
-
-/** The `site-live:` file system as registered at activation: each call loads the feature (once). Read-only in this version. */
-class LiveDocuments implements vscode.FileSystemProvider {
-  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  readonly onDidChangeFile = this.emitter.event;
-  private hooked = false;
-
-  constructor(private readonly provider: () => Promise<Pick<vscode.FileSystemProvider, 'stat' | 'readFile' | 'readDirectory' | 'onDidChangeFile'>>) {}
-
-  private async p(): Promise<Pick<vscode.FileSystemProvider, 'stat' | 'readFile' | 'readDirectory' | 'onDidChangeFile'>> {
-    const p = await this.provider();
-    if (!this.hooked) {
-      this.hooked = true;
-      p.onDidChangeFile((e) => this.emitter.fire(e));
-    }
-    return p;
-  }
-  watch(): vscode.Disposable {
-    return new vscode.Disposable(() => undefined);
-  }
-  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    return (await this.p()).stat(uri);
-  }
-  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
-    return (await this.p()).readFile(uri);
-  }
-  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
-    return (await this.p()).readDirectory(uri);
-  }
-  createDirectory(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-  writeFile(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-  delete(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-  rename(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
 }

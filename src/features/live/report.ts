@@ -6,33 +6,11 @@ import * as vscode from 'vscode';
 import type { LiveStage, TestResult } from '../../core/live';
 import { displayText } from '../../core/util/text';
 import type { UnreachableSite } from './connections';
+import type { TestOutcome, TestStageRow } from '../sites/protocol';
 
-/** One stage as shown. */
-export interface StageRow {
-  stage: string;
-  label: string;
-  ok: boolean;
-  /** '12 ms' */
-  time: string;
-  detail: string;
-  warning?: string;
-}
-
-/** A result as shown (the form's protocol carries it). */
-export interface TestView {
-  ok: boolean;
-  /** 'The connection works.' / 'Logged in failed: 530 Login incorrect' */
-  headline: string;
-  rows: StageRow[];
-  /** The failing stage's next step. */
-  next?: string;
-  /** What the server said, when it said something. */
-  serverSaid?: string;
-  /** The test ran from this computer… */
-  note: string;
-  /** Set when the site's type cannot be reached from here (no stages then). */
-  unreachable?: boolean;
-}
+/** One stage as shown, and a result as shown: the site form's protocol carries them as they are. */
+export type StageRow = TestStageRow;
+export type TestView = TestOutcome;
 
 export function stageLabel(s: LiveStage | string): string {
   switch (s) {
