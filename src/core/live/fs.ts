@@ -70,12 +70,13 @@ export class LiveFsImpl implements LiveFs {
             // a failing listener must not break the connection
           }
         },
-        password: async (refused) => {
+        password: async (refused, why) => {
           if (this.accepted !== undefined && !refused) return this.accepted;
           const p = await this.options.secrets.password({ reason: refused ? 'refused' : 'login', site: this.endpoint.label });
           if (p === undefined) {
-            throw new LiveError(refused ? 'auth' : 'password-needed', 'login', refused ? 'The server refused the login, and no other password was given.' : 'No password was given.', {
-              next: 'Enter the password of this site\'s server (it is kept only if you choose so).',
+            throw new LiveError(refused ? 'auth' : 'password-needed', 'login', refused ? `The server refused the login of ${this.endpoint.user}${why ? ` (${why})` : ''}.` : 'No password was given.', {
+              next: refused ? 'Check the user name and the password.' : 'Enter the password of this site\'s server (it is kept only if you choose so).',
+              ...(why ? { detail: why } : {}),
             });
           }
           this.accepted = p;

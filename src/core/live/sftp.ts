@@ -91,13 +91,13 @@ class SftpDriver implements Driver {
     const report = this.first;
     this.first = false;
     try {
-      let refused = false;
+      let refused: string | undefined;
       for (let attempt = 0; ; attempt++) {
         try {
           return await this.openOnce(signal, report && attempt === 0, refused);
         } catch (e) {
           if (e instanceof LiveError && e.kind === 'auth' && e.data?.retry === 1 && attempt < 2) {
-            refused = true;
+            refused = e.detail ?? 'authentication failed';
             continue;
           }
           throw e;
@@ -110,7 +110,7 @@ class SftpDriver implements Driver {
     }
   }
 
-  private async openOnce(signal: AbortSignal, report: boolean, refused: boolean): Promise<Conn> {
+  private async openOnce(signal: AbortSignal, report: boolean, refused: string | undefined): Promise<Conn> {
     const ep = this.ctx.endpoint;
     const sftpOpts = ep.sftp!;
     const where = `${ep.host}:${ep.port}`;
@@ -143,7 +143,7 @@ class SftpDriver implements Driver {
       const want = known.flatMap((k) => (k === 'ssh-rsa' ? ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'] : [k]));
       cfg.algorithms = { serverHostKey: [...new Set([...want, ...defaults])] as never };
     }
-    if (sftpOpts.auth === 'password') cfg.password = await this.ctx.password(refused);
+    if (sftpOpts.auth === 'password') cfg.password = await this.ctx.password(refused !== undefined, refused);
     else if (sftpOpts.auth === 'agent') cfg.agent = sftpOpts.agentSocket!;
     else {
       const keyText = await readFile(sftpOpts.keyFile!).catch((e: unknown) => {
@@ -209,6 +209,9 @@ class SftpDriver implements Driver {
               );
             }
             if (err.level === 'client-timeout') return reject(timedOut('login', ep.timeoutMs));
+            if (/before handshake|handshake failed|Protocol/i.test(err.message)) {
+              return reject(new LiveError('connection-lost', 'login', `${where} accepted the connection but no SSH server answered (${err.message}).`, { next: 'Is the port right? It must be the SSH port of the server (usually 22).', detail: err.message }));
+            }
             reject(netError(err, hostError ? 'host-key' : 'login', where));
           });
           client.once('close', () => reject(hostError ?? new LiveError('connection-lost', 'login', `${where} closed the connection during the login.`, { next: 'Check the server\'s logs (MaxStartups, AllowUsers…).' })));

@@ -117,7 +117,7 @@ class DavDriver implements Driver {
     let refused = false;
     for (let attempt = 0; ; attempt++) {
       if (this.auth === undefined && ep.user) {
-        const pw = await this.ctx.password(refused);
+        const pw = await this.ctx.password(refused, refused ? 'HTTP 401' : undefined);
         this.auth = `Basic ${Buffer.from(`${ep.user}:${pw}`).toString('base64')}`;
       }
       const t = Date.now();
