@@ -90,7 +90,9 @@ export const options = {
   chunkNames: 'chunk-[hash]',
   platform: 'node',
   target: 'node20',
-  external: ['vscode'],
+  // ssh2's optional native parts (src/core/live/sftp.ts): its SIMD probe and its compiled
+  // crypto. Left out of the bundle, ssh2's own try/require finds neither and uses Node's crypto.
+  external: ['vscode', 'cpu-features', '*.node'],
   define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
   banner: { js: 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);const __dirname=import.meta.dirname;' },
   plugins: [],
