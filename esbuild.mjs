@@ -82,19 +82,6 @@ const common = {
  * src/core/search/offThread.ts) come from the banner: an ES module has neither.
  */
 /**
- * ssh2's optional native parts (its sshcrypto.node binding and the cpu-features package) stay out
- * of the bundle: each `require` of them becomes a module that throws, which ssh2 catches (it then
- * uses Node's own crypto), so the build is the same whether or not npm compiled them.
- */
-const noNativeParts = {
-  name: 'no-native-parts',
-  setup(build) {
-    build.onResolve({ filter: /\.node$|^cpu-features$/ }, (a) => ({ path: a.path, namespace: 'native-left-out' }));
-    build.onLoad({ filter: /.*/, namespace: 'native-left-out' }, (a) => ({ contents: `throw new Error(${JSON.stringify(`${a.path} is left out of the bundle`)});`, loader: 'js' }));
-  },
-};
-
-/**
  * The protocol modules of src/core/live (each a chunk loaded on first use, by `import()` in
  * src/core/live/fs.ts) reach modules that activation loads too (src/core/api/userinfo.ts…). A
  * chunk loaded on first use imports the entry, so that esbuild keeps those modules in
@@ -121,10 +108,12 @@ export const options = {
   chunkNames: 'chunk-[hash]',
   platform: 'node',
   target: 'node20',
-  external: ['vscode'],
+  // ssh2's optional native parts (src/core/live/sftp.ts): its SIMD probe and its compiled
+  // crypto. Left out of the bundle, ssh2's own try/require finds neither and uses Node's crypto.
+  external: ['vscode', 'cpu-features', '*.node'],
   define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
   banner: { js: 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);const __dirname=import.meta.dirname;' },
-  plugins: [noNativeParts, coreChunksImportEntry],
+  plugins: [coreChunksImportEntry],
 };
 
 /** The webview runs in a browser: an import of `vscode` or of a Node built-in is a build error that says so. */

@@ -10,10 +10,10 @@ export interface DriverContext {
   /** Reports a connection step (to options.onStage). */
   stage(r: StageReport): void;
   /**
-   * The password for a login: `refused` after the server refused the previous one. Throws
+   * The password for a login: `refused` after the server refused the previous one (`why`: its words). Throws
    * LiveError 'password-needed' when none is given.
    */
-  password(refused: boolean): Promise<string>;
+  password(refused: boolean, why?: string): Promise<string>;
   /** Fingerprints trusted for this LiveFs only, and sites whose clear text was allowed once. */
   once: Set<string>;
 }

@@ -99,9 +99,9 @@ class FtpDriver implements Driver {
             await abortable(signal, 'tls', () => client.useTLS(tlsOptions), close);
           } catch (e) {
             if (e instanceof FTPError) {
-              throw new LiveError('tls', 'tls', `The server refused FTPS (AUTH TLS: ${e.code} ${oneLine(e.message)}).`, {
+              throw new LiveError('tls', 'tls', `The server refused FTPS (AUTH TLS: ${reply(e)}).`, {
                 next: 'The server may not offer FTP over TLS: ask its administrator, or use SFTP. The password was not sent.',
-                detail: `${e.code} ${oneLine(e.message)}`,
+                detail: reply(e),
               });
             }
             throw this.ftpError(e, 'tls', where);
@@ -113,18 +113,20 @@ class FtpDriver implements Driver {
       t = Date.now();
       if (ftp.encoding === 'utf8') await client.sendIgnoringError('OPTS UTF8 ON');
       let refused = false;
+      let why: string | undefined;
       for (let attempt = 0; ; attempt++) {
-        const password = await this.ctx.password(refused);
+        const password = await this.ctx.password(refused, why);
         try {
           await abortable(signal, 'login', () => client.login(ep.user, password), close);
           break;
         } catch (e) {
           if (e instanceof FTPError && (e.code === 530 || e.code === 430) && attempt < 2) {
             refused = true;
+            why = reply(e);
             continue;
           }
           if (e instanceof FTPError && (e.code === 530 || e.code === 430)) {
-            throw new LiveError('auth', 'login', `The server refused the login of ${ep.user}: ${e.code} ${oneLine(e.message)}.`, { next: 'Check the user name and the password.', detail: `${e.code} ${oneLine(e.message)}`, data: { code: e.code } });
+            throw new LiveError('auth', 'login', `The server refused the login of ${ep.user}: ${reply(e)}.`, { next: 'Check the user name and the password.', detail: reply(e), data: { code: e.code } });
           }
           throw this.ftpError(e, 'login', where);
         }
@@ -197,7 +199,7 @@ class FtpDriver implements Driver {
   private ftpError(e: unknown, stage: LiveStage, where: string): LiveError {
     if (e instanceof LiveError) return e;
     if (e instanceof FTPError) {
-      const msg = `${e.code} ${oneLine(e.message)}`;
+      const msg = reply(e);
       if (e.code === 550 && /permission|denied/i.test(e.message)) return new LiveError('permission', stage, `The server refused: ${msg}.`, { next: 'Check the user\'s permissions on the server.', detail: msg });
       if (e.code === 550 || e.code === 450) return new LiveError('not-found', stage, `The server says: ${msg}.`, { next: 'Refresh the folder: the file may have been moved or deleted.', detail: msg });
       if (e.code === 421) return new LiveError('connection-lost', stage, `The server closed the session: ${msg}.`, { next: 'Try again; the server may limit the connections per user (lower the pool size).', detail: msg });
@@ -261,13 +263,10 @@ class FtpDriver implements Driver {
         await c.client.prepareTransfer(c.client.ftp);
         this.reportWarning(c, 'list');
         await downloadTo(sink, { ftp: c.client.ftp, tracker: progressTrackerOf(c.client), command: `MLSD ${dir}`, remotePath: dir, type: 'list' });
-        const last = parseMlsx(rest + decoder.decode(), path);
-        if (last) {
-          if (last.type === 'symlink') {
-            hasLinks = true;
-            links.push(last);
-          } else emit([last]);
-          seen.add(last.name);
+        // RFC 3659: every MLSD line ends with CRLF. A last line without one is a listing cut off
+        // (the data connection closed early while the server still said 226).
+        if ((rest + decoder.decode()).trim()) {
+          throw new LiveError('connection-lost', 'list', `The listing of "${path || '/'}" was cut off: the data connection closed in the middle of a line.`, { next: 'Try again; if it repeats, a firewall or the server drops the data connection.' });
         }
       }
       if (!this.mlsd || hasLinks) {
@@ -326,6 +325,8 @@ class FtpDriver implements Driver {
   async read(path: string, start: number, signal: AbortSignal): Promise<DriverRead> {
     const c = await this.pool.acquire(signal);
     const out = new PassThrough({ highWaterMark: 256 * 1024 });
+    // Its error reaches whoever iterates it; one before it is handed out (a cancel during SIZE) must not crash.
+    out.on('error', () => undefined);
     let size: number | undefined;
     let done = false;
     const finish = (broken: boolean) => {
@@ -339,14 +340,16 @@ class FtpDriver implements Driver {
       out.destroy(cancelled('read'));
       finish(true);
     };
+    // Listening from the first command on: a cancel during SIZE (a stalled server) ends at once.
+    signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const sz = await c.client.sendIgnoringError(`SIZE ${this.abs(path)}`);
+      if (signal.aborted) throw cancelled('read');
+      const sz = await abortable(signal, 'read', () => c.client.sendIgnoringError(`SIZE ${this.abs(path)}`));
       if (sz.code < 400) size = Math.max(0, Number(sz.message.replace(/^\d+\s+/, '')) - start);
       else if (sz.code === 550) {
-        const cd = await c.client.sendIgnoringError(`CWD ${this.abs(path)}`);
+        const cd = await abortable(signal, 'read', () => c.client.sendIgnoringError(`CWD ${this.abs(path)}`));
         if (cd.code < 400) throw new LiveError('not-a-file', 'read', `"${path}" is a folder.`, { next: 'Open a file.' });
       }
-      signal.addEventListener('abort', onAbort, { once: true });
       c.client
         .downloadTo(out, this.abs(path), start)
         .then(() => finish(false))
@@ -356,8 +359,8 @@ class FtpDriver implements Driver {
         });
       this.reportWarning(c, 'read');
     } catch (e) {
-      finish(!(e instanceof LiveError));
-      throw this.ftpError(e, 'read', path);
+      finish(signal.aborted || !(e instanceof LiveError));
+      throw signal.aborted ? cancelled('read') : this.ftpError(e, 'read', path);
     }
     return {
       stream: out,
@@ -431,6 +434,12 @@ function c_broken(e: unknown): boolean {
   // transfer cut) leaves it in an unknown state.
   if (e instanceof LiveError) return !['not-found', 'permission', 'server', 'exists', 'not-a-file', 'not-a-folder'].includes(e.kind);
   return !(e instanceof FTPError);
+}
+
+/** An FTP error reply as one line, with its code once. */
+function reply(e: FTPError): string {
+  const m = oneLine(e.message);
+  return /^\d{3}\b/.test(m) ? m : `${e.code} ${m}`;
 }
 
 function oneLine(s: string): string {

@@ -96,9 +96,9 @@ class S3Driver implements Driver {
 
   private async req(method: string, url: URL, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal, stage: LiveStage): Promise<HttpReply> {
     const ep = this.ctx.endpoint;
-    let refused = false;
+    let refused: string | undefined;
     for (let attempt = 0; ; attempt++) {
-      this.secret ??= await this.ctx.password(refused);
+      this.secret ??= await this.ctx.password(refused !== undefined, refused);
       const t = Date.now();
       const signed = signV4({ method, url, region: this.region, accessKeyId: ep.user, secretAccessKey: this.secret, payloadHash: UNSIGNED, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } });
       const r = await this.http.request(method, url.toString(), signed, body, signal, stage);
@@ -116,7 +116,7 @@ class S3Driver implements Driver {
         if (/SignatureDoesNotMatch|InvalidAccessKeyId|AuthorizationHeaderMalformed|InvalidToken/.test(code)) {
           if (code !== 'InvalidAccessKeyId' && attempt < 2) {
             this.secret = undefined;
-            refused = true;
+            refused = code;
             continue;
           }
           const e = new LiveError('auth', 'login', `S3 refused the signature of access key ${ep.user}: ${code}.`, { next: code === 'InvalidAccessKeyId' ? 'Check the access key id.' : 'Check the secret access key.', detail: code });

@@ -117,7 +117,7 @@ class DavDriver implements Driver {
     let refused = false;
     for (let attempt = 0; ; attempt++) {
       if (this.auth === undefined && ep.user) {
-        const pw = await this.ctx.password(refused);
+        const pw = await this.ctx.password(refused, refused ? 'HTTP 401' : undefined);
         this.auth = `Basic ${Buffer.from(`${ep.user}:${pw}`).toString('base64')}`;
       }
       const t = Date.now();
@@ -156,8 +156,13 @@ class DavDriver implements Driver {
     await this.stat('', signal);
   }
 
-  private async propfind(path: string, depth: 0 | 1, onResp: (r: Resp) => void, signal: AbortSignal, stage: LiveStage): Promise<boolean> {
-    const r = await this.req('PROPFIND', this.url(path, depth === 1), { depth: String(depth), 'content-type': 'application/xml; charset=utf-8' }, Buffer.from(PROPFIND_BODY), signal, stage);
+  private async propfind(path: string, depth: 0 | 1, onResp: (r: Resp) => void, signal: AbortSignal, stage: LiveStage, asDir = depth === 1): Promise<boolean> {
+    const r = await this.req('PROPFIND', this.url(path, asDir), { depth: String(depth), 'content-type': 'application/xml; charset=utf-8' }, Buffer.from(PROPFIND_BODY), signal, stage);
+    if ((r.status === 301 || r.status === 302) && !asDir && path) {
+      // A folder named without its trailing slash (Apache redirects to it).
+      await r.body.dump().catch(() => undefined);
+      return this.propfind(path, depth, onResp, signal, stage, true);
+    }
     if (r.status === 404) {
       await r.body.dump().catch(() => undefined);
       return false;
