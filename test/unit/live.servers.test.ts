@@ -4,7 +4,7 @@
 // comes from the servers' own folders on disk and from test/live/seed.ts.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -13,7 +13,7 @@ import { listProcesses } from '../host/common';
 import { startFaultProxy, type FaultProxy } from '../live/faultProxy';
 import { curlAuth, lftpOpen, peer, rcloneRemote, sftpBatch } from '../live/peers';
 import { listFilesOnDisk, MTIMES, OUTSIDE_FILE, SAME_SIZE, SMALL_SEED_FILES, seedManifest, writeSeed } from '../live/seed';
-import { removeStaleRuns, startLiveServers, type LiveServers } from '../live/servers';
+import { removeStaleRuns, runsBase, startLiveServers, type LiveServers } from '../live/servers';
 import { LIVE_PACKAGES, requireLiveServers } from '../live/system';
 import { until } from './helpers/wait';
 
@@ -299,6 +299,10 @@ describe('live servers: FTP, SFTP, WebDAV and S3 on loopback, seen by independen
     assert.deepEqual(keys, listFilesOnDisk(s3.seedDir));
     const old = /<Key>old\.txt<\/Key><LastModified>([^<]+)</.exec(ok.xml);
     assert.equal(Date.parse(old![1]!), MTIMES['old.txt']);
+    // An object's headers: ETag = MD5 of the bytes, Last-Modified = the seed's time.
+    const head = (await peer('curl', ['-sS', '-I', ...curlAuth(live, 's3'), `${s3.httpsEndpoint}/${s3.bucket}/old.txt`])).stdout.toString('utf8');
+    assert.match(head, new RegExp(`ETag: "${createHash('md5').update(fs.readFileSync(path.join(s3.seedDir, 'old.txt'))).digest('hex')}"`, 'i'));
+    assert.equal(Date.parse(/Last-Modified: (.+)\r?\n/i.exec(head)![1]!), MTIMES['old.txt']);
     const wrong = await list({ wrongSecret: true });
     assert.equal(wrong.code, '403');
     assert.match(wrong.xml, /SignatureDoesNotMatch/);
@@ -459,7 +463,7 @@ describe('live servers: FTP LIST times in another time zone, and stale runs', fu
   });
 
   it('removes the folder of a run whose process died, and what still runs from it', async function () {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'srlive-'));
+    const dir = fs.mkdtempSync(path.join(runsBase(), 'srlive-'));
     fs.writeFileSync(path.join(dir, 'owner'), '999999999 1\n');
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', dir], { stdio: 'ignore' });
     await until(() => listProcesses().some((p) => p.pid === child.pid && p.cmd.includes(dir)), 'the stale run\'s process');
