@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { listProcesses } from '../host/common';
 import { startFaultProxy, type FaultProxy } from '../live/faultProxy';
 import { curlAuth, lftpOpen, peer, rcloneRemote, sftpBatch } from '../live/peers';
-import { listFilesOnDisk, MTIMES, OUTSIDE_FILE, SAME_SIZE, SMALL_SEED_FILES, seedManifest, writeSeed } from '../live/seed';
+import { LARGE, listFilesOnDisk, MTIMES, OUTSIDE_FILE, SAME_SIZE, SMALL_SEED_FILES, seedManifest, writeSeed } from '../live/seed';
 import { removeStaleRuns, runsBase, startLiveServers, type LiveServers } from '../live/servers';
 import { LIVE_PACKAGES, requireLiveServers } from '../live/system';
 import { until } from './helpers/wait';
@@ -94,6 +94,40 @@ describe('live servers: the seed', function () {
       assert.deepEqual(fs.readFileSync(path.join(data, SAME_SIZE.path)), Buffer.from(SAME_SIZE.liveContent));
       // Some times are far in the past.
       assert.ok(Object.values(MTIMES).some((t) => t < Date.parse('2002-01-01T00:00:00Z')));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the large seed: 10,000 files in 1,000 folders, a folder of 10,000 files, 200 MB of content with no block repeated', function () {
+    this.timeout(120_000); // writes 200 MB and 20,000 files (in memory under /dev/shm: about 2 s)
+    const dir = fs.mkdtempSync(path.join(runsBase(), 'srseed-'));
+    try {
+      const data = path.join(dir, 'data');
+      writeSeed(data, 'large');
+      const manifest = seedManifest('large');
+      const files = manifest.filter((e) => e.kind === 'file');
+      assert.deepEqual(listFilesOnDisk(data), files.map((e) => e.path).sort());
+      assert.equal(files.filter((e) => e.path.startsWith(`${LARGE.treeDir}/`)).length, LARGE.treeFolders * LARGE.filesPerFolder);
+      assert.equal(new Set(files.filter((e) => e.path.startsWith(`${LARGE.treeDir}/`)).map((e) => path.dirname(e.path))).size, LARGE.treeFolders);
+      assert.equal(fs.readdirSync(path.join(data, LARGE.flatDir)).length, LARGE.flatFiles);
+      for (const e of files.filter((_, i) => i % 997 === 0)) assert.equal(fs.statSync(path.join(data, e.path)).size, e.size, e.path);
+      const big = path.join(data, LARGE.bigFile);
+      assert.equal(fs.statSync(big).size, LARGE.bigSize);
+      const fd = fs.openSync(big, 'r');
+      try {
+        const block = (n: number): Buffer => {
+          const b = Buffer.alloc(1024 * 1024);
+          fs.readSync(fd, b, 0, b.length, n * b.length);
+          return b;
+        };
+        const hashes = [0, 1, 2, 199].map((n) => createHash('sha256').update(block(n)).digest('hex'));
+        assert.equal(new Set(hashes).size, hashes.length, 'a 1 MiB block repeats');
+        const first = block(0);
+        assert.notDeepEqual(first.subarray(0, 4096), first.subarray(4096, 8192), 'a 4 KiB page repeats');
+      } finally {
+        fs.closeSync(fd);
+      }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -461,6 +495,32 @@ describe('live servers: FTP LIST times in another time zone, and stale runs', fu
       await live.stop();
     }
   });
+
+  for (const ending of ['process.exit()', 'SIGTERM'] as const) {
+    it(`a test process that ends by ${ending} without stop() leaves no server running and no run folder`, async function () {
+      this.timeout(INSTALL_TIMEOUT);
+      requireLiveServers(this, ['ftp', 'sftp']);
+      this.timeout(60_000);
+      const servers = path.join(__dirname, '..', 'live', 'servers.js');
+      const script = `require(${JSON.stringify(servers)}).startLiveServers({ only: ['ftp', 'sftp'] }).then((live) => {
+        console.log(JSON.stringify({ root: live.root, pids: live.inspect().pids }));
+        ${ending === 'SIGTERM' ? 'setInterval(() => {}, 1000);' : "process.stdin.once('data', () => process.exit(0));"}
+      }, (err) => { console.error(err); process.exit(1); });`;
+      const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (d: string) => (out += d));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      await until(() => out.includes('\n') || child.exitCode !== null, 'the child started its servers');
+      const { root, pids } = JSON.parse(out.split('\n')[0]!) as { root: string; pids: number[] };
+      assert.ok(pids.length >= 2 && pids.every(alive), `servers not running: ${pids.join(', ')}`);
+      if (ending === 'SIGTERM') child.kill('SIGTERM');
+      else child.stdin.write('exit now\n');
+      await exited;
+      await until(() => !pids.some(alive), `the servers of the ended process (${pids.join(', ')}) are gone`);
+      assert.equal(fs.existsSync(root), false, `${root} left behind`);
+    });
+  }
 
   it('removes the folder of a run whose process died, and what still runs from it', async function () {
     const dir = fs.mkdtempSync(path.join(runsBase(), 'srlive-'));
