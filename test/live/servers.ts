@@ -150,8 +150,8 @@ export interface LiveServers {
   s3?: LiveS3;
   /** How long the seed and the start took (ms), for the report. */
   timings: { seedMs: number; startMs: number; totalMs: number; perKind: Partial<Record<LiveKind, number>> };
-  /** The processes of the run (daemons and their children) and the addresses they listen on. */
-  inspect(): { pids: number[]; ports: { host: string; port: number }[] };
+  /** The processes of the run (the daemons and their children) and the addresses they listen on. */
+  inspect(): { daemons: { name: string; pid: number }[]; pids: number[]; ports: { host: string; port: number }[] };
   /** Stops every process it started (sshd's per-connection children too) and removes `root`. Idempotent. */
   stop(): Promise<void>;
 }
@@ -897,7 +897,11 @@ export async function startLiveServers(opts: StartOptions = {}): Promise<LiveSer
       ...(dav ? { dav } : {}),
       ...(s3 ? { s3 } : {}),
       timings: { seedMs, startMs, totalMs: Date.now() - t0, perKind },
-      inspect: () => ({ pids: descendantsOf(run.rootPids()), ports: run.ports.map((p) => ({ ...p })) }),
+      inspect: () => ({
+        daemons: run.daemons.filter((d) => d.pid !== undefined).map((d) => ({ name: d.name, pid: d.pid! })),
+        pids: descendantsOf(run.rootPids()),
+        ports: run.ports.map((p) => ({ ...p })),
+      }),
       stop: () => run.stop(),
     };
     return live;
