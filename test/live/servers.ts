@@ -55,7 +55,18 @@ export interface ProxyTarget {
   dataPorts?: { host: string; from: number; to: number };
 }
 
-export interface LiveFtp {
+/** The certificates a TLS server of the run presents (FTPS, https WebDAV). */
+export interface ServedCertificates {
+  /** The self-signed certificate (PEM): give it as the CA, or pin its fingerprint. */
+  caFile: string;
+  /** Its SHA-256 fingerprint as X509Certificate.fingerprint256 prints it (AA:BB:…). */
+  fingerprint256: string;
+  /** The expired one (FTP `expiredPort`, `dav.expiredHttpsUrl`): valid 2020-01-01 to 2020-01-02 only. */
+  expiredCaFile: string;
+  expiredFingerprint256: string;
+}
+
+export interface LiveFtp extends ServedCertificates {
   host: '127.0.0.1';
   /** Plain FTP, and explicit FTPS (AUTH TLS) on the same port. */
   port: number;
@@ -67,12 +78,6 @@ export interface LiveFtp {
   password: string;
   /** The server's own folder on disk (the user's root: `pwd` is `/`). */
   dataDir: string;
-  /** The self-signed certificate (PEM) the FTPS ports present, and its SHA-256 fingerprint (X509Certificate.fingerprint256). */
-  caFile: string;
-  fingerprint256: string;
-  /** The expired certificate of expiredPort. */
-  expiredCaFile: string;
-  expiredFingerprint256: string;
   /**
    * The same server for a fault proxy: control on 127.0.0.2 and passive ports that the proxy
    * forwards (`startFaultProxy(live.ftp.proxyTargets.explicit)`; clients then connect to
@@ -108,7 +113,7 @@ export interface LiveSftp {
   rotateHostKey(): Promise<string>;
 }
 
-export interface LiveDav {
+export interface LiveDav extends ServedCertificates {
   httpUrl: string;
   httpsUrl: string;
   /** https with the expired certificate (same data, same user). */
@@ -116,10 +121,6 @@ export interface LiveDav {
   user: string;
   password: string;
   dataDir: string;
-  caFile: string;
-  fingerprint256: string;
-  expiredCaFile: string;
-  expiredFingerprint256: string;
 }
 
 export interface LiveS3 {
@@ -188,7 +189,8 @@ function shAsync(cmd: string, args: string[]): Promise<void> {
   });
 }
 
-function canConnect(port: number, host = HOST): Promise<boolean> {
+/** Whether a TCP connection to host:port is accepted (closed at once). */
+export function canConnect(port: number, host = HOST): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect({ port, host });
     s.once('connect', () => {
@@ -348,7 +350,7 @@ class Daemon {
   }
 
   /** Starts it and resolves once every port accepts a connection; rejects with its log's tail if it exits first. */
-  async start(ports: number[], ready?: (child: ChildProcess) => Promise<void>): Promise<void> {
+  async start(ports: (number | { host: string; port: number })[], ready?: (child: ChildProcess) => Promise<void>): Promise<void> {
     const fd = fs.openSync(this.logFile, 'a');
     this.exited = undefined;
     const child = spawn(this.cmd, this.args, { stdio: [ready ? 'pipe' : 'ignore', ready ? 'pipe' : fd, fd], detached: true, env: this.env });
@@ -365,10 +367,11 @@ class Daemon {
     const deadline = Date.now() + READY_TIMEOUT_MS;
     const listening = (async () => {
       if (ready) await ready(child);
-      for (const port of ports) {
-        while (!(await canConnect(port))) {
+      for (const p of ports) {
+        const { host, port } = typeof p === 'number' ? { host: HOST, port: p } : p;
+        while (!(await canConnect(port, host))) {
           if (this.exited) return;
-          if (Date.now() > deadline) throw new Error(`${this.name} did not listen on ${HOST}:${port} within ${READY_TIMEOUT_MS / 1000} s:\n${this.tail()}`);
+          if (Date.now() > deadline) throw new Error(`${this.name} did not listen on ${host}:${port} within ${READY_TIMEOUT_MS / 1000} s:\n${this.tail()}`);
           await new Promise((r) => setTimeout(r, 25));
         }
       }
@@ -475,6 +478,15 @@ function userIds(name: string): { uid: number; gid: number } {
 // ---------------------------------------------------------------------------------------------
 // FTP: proftpd
 
+function served(cert: CertFiles, expired: CertFiles): ServedCertificates {
+  return { caFile: cert.certFile, fingerprint256: cert.fingerprint256, expiredCaFile: expired.certFile, expiredFingerprint256: expired.fingerprint256 };
+}
+
+/** A ProFTPD <VirtualHost> block. */
+function vhost(host: string, port: number, ...lines: string[]): string[] {
+  return [`<VirtualHost ${host}>`, `  Port ${port}`, ...lines.map((l) => `  ${l}`), '</VirtualHost>'];
+}
+
 async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, expired: CertFiles, opts: StartOptions): Promise<LiveFtp> {
   fs.mkdirSync(dir, { mode: 0o711 });
   const dataDir = path.join(dir, 'data');
@@ -533,44 +545,18 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
       '</Global>',
       'TLSEngine on',
       'TLSRequired off',
-      // Implicit FTPS.
-      `<VirtualHost ${HOST}>`,
-      `  Port ${implicitPort}`,
-      '  TLSEngine on',
-      '  TLSRequired on',
-      '  TLSOptions UseImplicitSSL',
-      '</VirtualHost>',
-      // Explicit FTPS presenting the expired certificate.
-      `<VirtualHost ${HOST}>`,
-      `  Port ${expiredPort}`,
-      '  TLSEngine on',
-      '  TLSRequired on',
-      `  TLSRSACertificateFile ${expired.certFile}`,
-      `  TLSRSACertificateKeyFile ${expired.keyFile}`,
-      '</VirtualHost>',
-      // The same two behind a fault proxy: bound on 127.0.0.2, passive ports advertised as
-      // 127.0.0.1 where the proxy listens on the same numbers.
-      `<VirtualHost ${PROXY_SIDE_HOST}>`,
-      `  Port ${proxyPort}`,
-      `  MasqueradeAddress ${HOST}`,
-      `  PassivePorts ${pasv.explicit.from} ${pasv.explicit.to}`,
-      '  TLSEngine on',
-      '  TLSRequired off',
-      '</VirtualHost>',
-      `<VirtualHost ${PROXY_SIDE_HOST}>`,
-      `  Port ${proxyImplicitPort}`,
-      `  MasqueradeAddress ${HOST}`,
-      `  PassivePorts ${pasv.implicit.from} ${pasv.implicit.to}`,
-      '  TLSEngine on',
-      '  TLSRequired on',
-      '  TLSOptions UseImplicitSSL',
-      '</VirtualHost>',
+      // Implicit FTPS; explicit FTPS presenting the expired certificate.
+      ...vhost(HOST, implicitPort, 'TLSEngine on', 'TLSRequired on', 'TLSOptions UseImplicitSSL'),
+      ...vhost(HOST, expiredPort, 'TLSEngine on', 'TLSRequired on', `TLSRSACertificateFile ${expired.certFile}`, `TLSRSACertificateKeyFile ${expired.keyFile}`),
+      // The plain/explicit and implicit ports again behind a fault proxy: bound on 127.0.0.2,
+      // passive ports advertised as 127.0.0.1, where the proxy listens on the same numbers.
+      ...vhost(PROXY_SIDE_HOST, proxyPort, `MasqueradeAddress ${HOST}`, `PassivePorts ${pasv.explicit.from} ${pasv.explicit.to}`, 'TLSEngine on', 'TLSRequired off'),
+      ...vhost(PROXY_SIDE_HOST, proxyImplicitPort, `MasqueradeAddress ${HOST}`, `PassivePorts ${pasv.implicit.from} ${pasv.implicit.to}`, 'TLSEngine on', 'TLSRequired on', 'TLSOptions UseImplicitSSL'),
       '',
     ].join('\n');
     fs.writeFileSync(path.join(dir, 'proftpd.conf'), conf);
     try {
-      await daemon.start([port, implicitPort, expiredPort]);
-      for (const p of [proxyPort, proxyImplicitPort]) while (!(await canConnect(p, PROXY_SIDE_HOST))) await new Promise((r) => setTimeout(r, 25));
+      await daemon.start([port, implicitPort, expiredPort, { host: PROXY_SIDE_HOST, port: proxyPort }, { host: PROXY_SIDE_HOST, port: proxyImplicitPort }]);
     } catch (err) {
       // A port taken between choosing and binding: choose again.
       if (attempt < 3 && /in use|bind/i.test(String(err))) continue;
@@ -585,10 +571,7 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
       user,
       password,
       dataDir,
-      caFile: cert.certFile,
-      fingerprint256: cert.fingerprint256,
-      expiredCaFile: expired.certFile,
-      expiredFingerprint256: expired.fingerprint256,
+      ...served(cert, expired),
       proxyTargets: {
         explicit: { host: PROXY_SIDE_HOST, port: proxyPort, dataPorts: { host: PROXY_SIDE_HOST, ...pasv.explicit } },
         implicit: { host: PROXY_SIDE_HOST, port: proxyImplicitPort, dataPorts: { host: PROXY_SIDE_HOST, ...pasv.implicit } },
@@ -791,10 +774,7 @@ async function startDav(run: Run, dir: string, master: string, cert: CertFiles, 
       user,
       password,
       dataDir,
-      caFile: cert.certFile,
-      fingerprint256: cert.fingerprint256,
-      expiredCaFile: expired.certFile,
-      expiredFingerprint256: expired.fingerprint256,
+      ...served(cert, expired),
     };
   }
 }
