@@ -309,6 +309,13 @@ describe('live servers: FTP, SFTP, WebDAV and S3 on loopback, seen by independen
     assert.match(r.stderr, /expired/i);
   });
 
+  it('lftp lists the SFTP seed (through OpenSSH, with the key) and the WebDAV seed over https (PROPFIND)', async function () {
+    const sftp = findPaths((await peer('lftp', ['-c', `${lftpOpen(live, 'sftp')}; find .`])).stdout);
+    for (const p of regularOnDisk(live.sftp!.dataDir)) assert.ok(sftp.includes(p), `sftp: ${p} missing from ${sftp.join(', ')}`);
+    const dav = findPaths((await peer('lftp', ['-c', `${lftpOpen(live, 'dav', { https: true })}; find /`])).stdout);
+    for (const p of regularOnDisk(live.dav!.dataDir)) assert.ok(dav.includes(p), `dav: ${p} missing from ${dav.join(', ')}`);
+  });
+
   // -------------------------------------------------------------------------------------------
   // S3
 
