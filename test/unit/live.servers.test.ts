@@ -504,22 +504,30 @@ describe('live servers: FTP LIST times in another time zone, and stale runs', fu
       const servers = path.join(__dirname, '..', 'live', 'servers.js');
       const script = `require(${JSON.stringify(servers)}).startLiveServers({ only: ['ftp', 'sftp'] }).then((live) => {
         console.log(JSON.stringify({ root: live.root, daemons: live.inspect().daemons.map((d) => d.pid), pids: live.inspect().pids }));
-        ${ending === 'SIGTERM' ? 'setInterval(() => {}, 1000);' : "process.stdin.once('data', () => process.exit(0));"}
+        ${ending === 'SIGTERM' ? 'setInterval(() => {}, 1000);' : "process.stdin.once('data', () => process.exit(0)).once('end', () => process.exit(0));"}
       }, (err) => { console.error(err); process.exit(1); });`;
       const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
-      let out = '';
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (d: string) => (out += d));
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      await until(() => out.includes('\n') || child.exitCode !== null, 'the child started its servers');
-      const { root, daemons, pids } = JSON.parse(out.split('\n')[0]!) as { root: string; daemons: number[]; pids: number[] };
-      // The daemons (their children may come and go: ssh-keyscan's connection had one).
-      assert.ok(daemons.length === 2 && daemons.every(alive), `servers not running: ${daemons.join(', ')}`);
-      if (ending === 'SIGTERM') child.kill('SIGTERM');
-      else child.stdin.write('exit now\n');
-      await exited;
-      await until(() => !pids.some(alive), `the servers of the ended process (${pids.join(', ')}) are gone`);
-      assert.equal(fs.existsSync(root), false, `${root} left behind`);
+      try {
+        let out = '';
+        child.stdout.setEncoding('utf8');
+        child.stdout.on('data', (d: string) => (out += d));
+        await until(() => out.includes('\n') || child.exitCode !== null, 'the child started its servers');
+        const { root, daemons, pids } = JSON.parse(out.split('\n')[0]!) as { root: string; daemons: number[]; pids: number[] };
+        // The daemons (their children may come and go: ssh-keyscan's connection had one).
+        assert.ok(daemons.length === 2 && daemons.every(alive), `servers not running: ${daemons.join(', ')}`);
+        if (ending === 'SIGTERM') child.kill('SIGTERM');
+        else child.stdin.write('exit now\n');
+        await exited;
+        await until(() => !pids.some(alive), `the servers of the ended process (${pids.join(', ')}) are gone`);
+        assert.equal(fs.existsSync(root), false, `${root} left behind`);
+      } finally {
+        // Whatever failed above, the child (and through its handler, its servers) ends here.
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGTERM');
+          await exited;
+        }
+      }
     });
   }
 
@@ -527,14 +535,19 @@ describe('live servers: FTP LIST times in another time zone, and stale runs', fu
     const dir = fs.mkdtempSync(path.join(runsBase(), 'srlive-'));
     fs.writeFileSync(path.join(dir, 'owner'), '999999999 1\n');
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', dir], { stdio: 'ignore' });
-    await until(() => listProcesses().some((p) => p.pid === child.pid && p.cmd.includes(dir)), 'the stale run\'s process');
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    // Folders younger than a minute are left alone (a run may be writing its owner file).
-    const past = (Date.now() - 120_000) / 1000;
-    fs.utimesSync(dir, past, past);
-    const removed = removeStaleRuns();
-    assert.ok(removed.includes(dir), removed.join(', '));
-    assert.equal(fs.existsSync(dir), false);
-    await exited;
+    try {
+      await until(() => listProcesses().some((p) => p.pid === child.pid && p.cmd.includes(dir)), 'the stale run\'s process');
+      // Folders younger than a minute are left alone (a run may be writing its owner file).
+      const past = (Date.now() - 120_000) / 1000;
+      fs.utimesSync(dir, past, past);
+      const removed = removeStaleRuns();
+      assert.ok(removed.includes(dir), removed.join(', '));
+      assert.equal(fs.existsSync(dir), false);
+      await exited;
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
