@@ -55,7 +55,18 @@ export interface ProxyTarget {
   dataPorts?: { host: string; from: number; to: number };
 }
 
-export interface LiveFtp {
+/** The certificates a TLS server of the run presents (FTPS, https WebDAV). */
+export interface ServedCertificates {
+  /** The self-signed certificate (PEM): give it as the CA, or pin its fingerprint. */
+  caFile: string;
+  /** Its SHA-256 fingerprint as X509Certificate.fingerprint256 prints it (AA:BB:…). */
+  fingerprint256: string;
+  /** The expired one (FTP `expiredPort`, `dav.expiredHttpsUrl`): valid 2020-01-01 to 2020-01-02 only. */
+  expiredCaFile: string;
+  expiredFingerprint256: string;
+}
+
+export interface LiveFtp extends ServedCertificates {
   host: '127.0.0.1';
   /** Plain FTP, and explicit FTPS (AUTH TLS) on the same port. */
   port: number;
@@ -67,12 +78,6 @@ export interface LiveFtp {
   password: string;
   /** The server's own folder on disk (the user's root: `pwd` is `/`). */
   dataDir: string;
-  /** The self-signed certificate (PEM) the FTPS ports present, and its SHA-256 fingerprint (X509Certificate.fingerprint256). */
-  caFile: string;
-  fingerprint256: string;
-  /** The expired certificate of expiredPort. */
-  expiredCaFile: string;
-  expiredFingerprint256: string;
   /**
    * The same server for a fault proxy: control on 127.0.0.2 and passive ports that the proxy
    * forwards (`startFaultProxy(live.ftp.proxyTargets.explicit)`; clients then connect to
@@ -108,7 +113,7 @@ export interface LiveSftp {
   rotateHostKey(): Promise<string>;
 }
 
-export interface LiveDav {
+export interface LiveDav extends ServedCertificates {
   httpUrl: string;
   httpsUrl: string;
   /** https with the expired certificate (same data, same user). */
@@ -116,10 +121,6 @@ export interface LiveDav {
   user: string;
   password: string;
   dataDir: string;
-  caFile: string;
-  fingerprint256: string;
-  expiredCaFile: string;
-  expiredFingerprint256: string;
 }
 
 export interface LiveS3 {
@@ -149,9 +150,9 @@ export interface LiveServers {
   dav?: LiveDav;
   s3?: LiveS3;
   /** How long the seed and the start took (ms), for the report. */
-  timings: { seedMs: number; startMs: number; totalMs: number };
-  /** The processes of the run (daemons and their children) and the addresses they listen on. */
-  inspect(): { pids: number[]; ports: { host: string; port: number }[] };
+  timings: { seedMs: number; startMs: number; totalMs: number; perKind: Partial<Record<LiveKind, number>> };
+  /** The processes of the run (the daemons and their children) and the addresses they listen on. */
+  inspect(): { daemons: { name: string; pid: number }[]; pids: number[]; ports: { host: string; port: number }[] };
   /** Stops every process it started (sshd's per-connection children too) and removes `root`. Idempotent. */
   stop(): Promise<void>;
 }
@@ -188,7 +189,8 @@ function shAsync(cmd: string, args: string[]): Promise<void> {
   });
 }
 
-function canConnect(port: number, host = HOST): Promise<boolean> {
+/** Whether a TCP connection to host:port is accepted (closed at once). */
+export function canConnect(port: number, host = HOST): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect({ port, host });
     s.once('connect', () => {
@@ -259,6 +261,23 @@ function descendantsOf(roots: number[], procs = listProcesses()): number[] {
   return [...found];
 }
 
+/**
+ * Where run folders go: env SITE_REVISIONS_LIVE_TMP, else /dev/shm when it is a tmpfs with room
+ * (the large seed writes ~1 GB and 100,000 small files: on this kind of machine's disk, under
+ * load, a file costs milliseconds to create and as much to remove; in memory, microseconds),
+ * else the system's temp folder.
+ */
+export function runsBase(): string {
+  if (process.env.SITE_REVISIONS_LIVE_TMP) return path.resolve(process.env.SITE_REVISIONS_LIVE_TMP);
+  try {
+    const st = fs.statfsSync('/dev/shm');
+    if (st.bavail * st.bsize > 4 * 1024 ** 3) return '/dev/shm';
+  } catch {
+    /* no /dev/shm here */
+  }
+  return os.tmpdir();
+}
+
 /** This process's identity for the run folder's owner file: pid and start time (pids are reused). */
 function processIdentity(pid: number): string | undefined {
   try {
@@ -276,14 +295,15 @@ function processIdentity(pid: number): string | undefined {
  */
 export function removeStaleRuns(now = Date.now()): string[] {
   const removed: string[] = [];
-  let names: string[];
-  try {
-    names = fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(RUN_PREFIX));
-  } catch {
-    return removed;
+  const dirs: string[] = [];
+  for (const base of new Set([runsBase(), os.tmpdir(), '/dev/shm'])) {
+    try {
+      dirs.push(...fs.readdirSync(base).filter((n) => n.startsWith(RUN_PREFIX)).map((n) => path.join(base, n)));
+    } catch {
+      /* no such folder */
+    }
   }
-  for (const name of names) {
-    const dir = path.join(os.tmpdir(), name);
+  for (const dir of dirs) {
     let stale: boolean;
     try {
       const st = fs.statSync(dir);
@@ -330,7 +350,7 @@ class Daemon {
   }
 
   /** Starts it and resolves once every port accepts a connection; rejects with its log's tail if it exits first. */
-  async start(ports: number[], ready?: (child: ChildProcess) => Promise<void>): Promise<void> {
+  async start(ports: (number | { host: string; port: number })[], ready?: (child: ChildProcess) => Promise<void>): Promise<void> {
     const fd = fs.openSync(this.logFile, 'a');
     this.exited = undefined;
     const child = spawn(this.cmd, this.args, { stdio: [ready ? 'pipe' : 'ignore', ready ? 'pipe' : fd, fd], detached: true, env: this.env });
@@ -347,10 +367,11 @@ class Daemon {
     const deadline = Date.now() + READY_TIMEOUT_MS;
     const listening = (async () => {
       if (ready) await ready(child);
-      for (const port of ports) {
-        while (!(await canConnect(port))) {
+      for (const p of ports) {
+        const { host, port } = typeof p === 'number' ? { host: HOST, port: p } : p;
+        while (!(await canConnect(port, host))) {
           if (this.exited) return;
-          if (Date.now() > deadline) throw new Error(`${this.name} did not listen on ${HOST}:${port} within ${READY_TIMEOUT_MS / 1000} s:\n${this.tail()}`);
+          if (Date.now() > deadline) throw new Error(`${this.name} did not listen on ${host}:${port} within ${READY_TIMEOUT_MS / 1000} s:\n${this.tail()}`);
           await new Promise((r) => setTimeout(r, 25));
         }
       }
@@ -457,6 +478,15 @@ function userIds(name: string): { uid: number; gid: number } {
 // ---------------------------------------------------------------------------------------------
 // FTP: proftpd
 
+function served(cert: CertFiles, expired: CertFiles): ServedCertificates {
+  return { caFile: cert.certFile, fingerprint256: cert.fingerprint256, expiredCaFile: expired.certFile, expiredFingerprint256: expired.fingerprint256 };
+}
+
+/** A ProFTPD <VirtualHost> block. */
+function vhost(host: string, port: number, ...lines: string[]): string[] {
+  return [`<VirtualHost ${host}>`, `  Port ${port}`, ...lines.map((l) => `  ${l}`), '</VirtualHost>'];
+}
+
 async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, expired: CertFiles, opts: StartOptions): Promise<LiveFtp> {
   fs.mkdirSync(dir, { mode: 0o711 });
   const dataDir = path.join(dir, 'data');
@@ -515,44 +545,18 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
       '</Global>',
       'TLSEngine on',
       'TLSRequired off',
-      // Implicit FTPS.
-      `<VirtualHost ${HOST}>`,
-      `  Port ${implicitPort}`,
-      '  TLSEngine on',
-      '  TLSRequired on',
-      '  TLSOptions UseImplicitSSL',
-      '</VirtualHost>',
-      // Explicit FTPS presenting the expired certificate.
-      `<VirtualHost ${HOST}>`,
-      `  Port ${expiredPort}`,
-      '  TLSEngine on',
-      '  TLSRequired on',
-      `  TLSRSACertificateFile ${expired.certFile}`,
-      `  TLSRSACertificateKeyFile ${expired.keyFile}`,
-      '</VirtualHost>',
-      // The same two behind a fault proxy: bound on 127.0.0.2, passive ports advertised as
-      // 127.0.0.1 where the proxy listens on the same numbers.
-      `<VirtualHost ${PROXY_SIDE_HOST}>`,
-      `  Port ${proxyPort}`,
-      `  MasqueradeAddress ${HOST}`,
-      `  PassivePorts ${pasv.explicit.from} ${pasv.explicit.to}`,
-      '  TLSEngine on',
-      '  TLSRequired off',
-      '</VirtualHost>',
-      `<VirtualHost ${PROXY_SIDE_HOST}>`,
-      `  Port ${proxyImplicitPort}`,
-      `  MasqueradeAddress ${HOST}`,
-      `  PassivePorts ${pasv.implicit.from} ${pasv.implicit.to}`,
-      '  TLSEngine on',
-      '  TLSRequired on',
-      '  TLSOptions UseImplicitSSL',
-      '</VirtualHost>',
+      // Implicit FTPS; explicit FTPS presenting the expired certificate.
+      ...vhost(HOST, implicitPort, 'TLSEngine on', 'TLSRequired on', 'TLSOptions UseImplicitSSL'),
+      ...vhost(HOST, expiredPort, 'TLSEngine on', 'TLSRequired on', `TLSRSACertificateFile ${expired.certFile}`, `TLSRSACertificateKeyFile ${expired.keyFile}`),
+      // The plain/explicit and implicit ports again behind a fault proxy: bound on 127.0.0.2,
+      // passive ports advertised as 127.0.0.1, where the proxy listens on the same numbers.
+      ...vhost(PROXY_SIDE_HOST, proxyPort, `MasqueradeAddress ${HOST}`, `PassivePorts ${pasv.explicit.from} ${pasv.explicit.to}`, 'TLSEngine on', 'TLSRequired off'),
+      ...vhost(PROXY_SIDE_HOST, proxyImplicitPort, `MasqueradeAddress ${HOST}`, `PassivePorts ${pasv.implicit.from} ${pasv.implicit.to}`, 'TLSEngine on', 'TLSRequired on', 'TLSOptions UseImplicitSSL'),
       '',
     ].join('\n');
     fs.writeFileSync(path.join(dir, 'proftpd.conf'), conf);
     try {
-      await daemon.start([port, implicitPort, expiredPort]);
-      for (const p of [proxyPort, proxyImplicitPort]) while (!(await canConnect(p, PROXY_SIDE_HOST))) await new Promise((r) => setTimeout(r, 25));
+      await daemon.start([port, implicitPort, expiredPort, { host: PROXY_SIDE_HOST, port: proxyPort }, { host: PROXY_SIDE_HOST, port: proxyImplicitPort }]);
     } catch (err) {
       // A port taken between choosing and binding: choose again.
       if (attempt < 3 && /in use|bind/i.test(String(err))) continue;
@@ -567,10 +571,7 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
       user,
       password,
       dataDir,
-      caFile: cert.certFile,
-      fingerprint256: cert.fingerprint256,
-      expiredCaFile: expired.certFile,
-      expiredFingerprint256: expired.fingerprint256,
+      ...served(cert, expired),
       proxyTargets: {
         explicit: { host: PROXY_SIDE_HOST, port: proxyPort, dataPorts: { host: PROXY_SIDE_HOST, ...pasv.explicit } },
         implicit: { host: PROXY_SIDE_HOST, port: proxyImplicitPort, dataPorts: { host: PROXY_SIDE_HOST, ...pasv.implicit } },
@@ -773,10 +774,7 @@ async function startDav(run: Run, dir: string, master: string, cert: CertFiles, 
       user,
       password,
       dataDir,
-      caFile: cert.certFile,
-      fingerprint256: cert.fingerprint256,
-      expiredCaFile: expired.certFile,
-      expiredFingerprint256: expired.fingerprint256,
+      ...served(cert, expired),
     };
   }
 }
@@ -831,7 +829,7 @@ export async function startLiveServers(opts: StartOptions = {}): Promise<LiveSer
   const kinds = opts.only?.length ? [...new Set(opts.only)] : [...ALL_KINDS];
   ensureLiveTools(kinds, false);
   removeStaleRuns();
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), RUN_PREFIX));
+  const root = fs.mkdtempSync(path.join(runsBase(), RUN_PREFIX));
   // Traversable by the servers' users (proftpd's login fails with mktemp's 0700).
   fs.chmodSync(root, 0o711);
   fs.writeFileSync(path.join(root, 'owner'), `${processIdentity(process.pid) ?? process.pid}\n`);
@@ -857,11 +855,19 @@ export async function startLiveServers(opts: StartOptions = {}): Promise<LiveSer
     const expired = kinds.includes('ftp') || kinds.includes('dav') ? makeExpired(certDir) : undefined;
     for (const f of fs.readdirSync(certDir)) fs.chmodSync(path.join(certDir, f), f.includes('key') ? 0o600 : 0o644);
     const ts = Date.now();
+    const perKind: Partial<Record<LiveKind, number>> = {};
+    const timed = async <T>(kind: LiveKind, start: () => Promise<T>): Promise<T | undefined> => {
+      if (!kinds.includes(kind)) return undefined;
+      const t = Date.now();
+      const r = await start();
+      perKind[kind] = Date.now() - t;
+      return r;
+    };
     const [ftp, sftp, dav, s3] = await Promise.all([
-      kinds.includes('ftp') ? startFtp(run, path.join(root, 'ftp'), master, cert!, expired!, opts) : undefined,
-      kinds.includes('sftp') ? startSftp(run, path.join(root, 'sftp'), master) : undefined,
-      kinds.includes('dav') ? startDav(run, path.join(root, 'dav'), master, cert!, expired!) : undefined,
-      kinds.includes('s3') ? startS3(run, path.join(root, 's3'), master, cert!) : undefined,
+      timed('ftp', () => startFtp(run, path.join(root, 'ftp'), master, cert!, expired!, opts)),
+      timed('sftp', () => startSftp(run, path.join(root, 'sftp'), master)),
+      timed('dav', () => startDav(run, path.join(root, 'dav'), master, cert!, expired!)),
+      timed('s3', () => startS3(run, path.join(root, 's3'), master, cert!)),
     ]);
     const startMs = Date.now() - ts;
     const live: LiveServers = {
@@ -870,8 +876,12 @@ export async function startLiveServers(opts: StartOptions = {}): Promise<LiveSer
       ...(sftp ? { sftp } : {}),
       ...(dav ? { dav } : {}),
       ...(s3 ? { s3 } : {}),
-      timings: { seedMs, startMs, totalMs: Date.now() - t0 },
-      inspect: () => ({ pids: descendantsOf(run.rootPids()), ports: run.ports.map((p) => ({ ...p })) }),
+      timings: { seedMs, startMs, totalMs: Date.now() - t0, perKind },
+      inspect: () => ({
+        daemons: run.daemons.filter((d) => d.pid !== undefined).map((d) => ({ name: d.name, pid: d.pid! })),
+        pids: descendantsOf(run.rootPids()),
+        ports: run.ports.map((p) => ({ ...p })),
+      }),
       stop: () => run.stop(),
     };
     return live;
