@@ -257,13 +257,6 @@ export async function verifyTls(socket: TLSSocket, trust: LiveTrust, host: strin
   });
 }
 
-/** Whether an already-decided certificate is still trusted (synchronous: every later connection of a pool). */
-export function tlsStillTrusted(socket: TLSSocket, host: string, port: number, pins: ReadonlySet<string>): boolean {
-  if (socket.authorized) return true;
-  const fp = socket.getPeerCertificate()?.fingerprint256;
-  return !!fp && pins.has(`${host}:${port}/${fp}`);
-}
-
 // ---- Passwords in clear
 
 /** The key of a site's clear-text consent. */

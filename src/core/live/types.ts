@@ -502,5 +502,3 @@ export interface TestOptions extends LiveOptions {
   password?: string;
 }
 
-export type OpenLive = (endpoint: LiveEndpoint, o: LiveOptions) => LiveFs;
-export type TestConnection = (endpoint: LiveEndpoint, o: TestOptions) => Promise<TestResult>;
