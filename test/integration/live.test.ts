@@ -126,6 +126,33 @@ describe('Live servers: trust prompts, Test Connection, Live Files, compare and 
     await vscode.commands.executeCommand('notifications.clearAll');
   });
 
+  /** Whether the Sites view draws a Live Files row under a site. */
+  const hasLiveRow = async (siteId: string): Promise<boolean> => {
+    await api.tree.getChildren();
+    const node = api.tree.roots.find((n) => n.site.id === siteId)!;
+    const items = await Promise.all((await api.tree.getChildren(node)).map((c) => Promise.resolve(c.getTreeItem())));
+    return items.some((i) => i.label === 'Live Files');
+  };
+
+  it('a site no live server can be reached for says why (Dropbox: the service’s own authorization; None: no server), and shows no Live Files row', async () => {
+    const all = await api.model.all();
+    for (const [type, why] of [
+      ['Dropbox', /OAuth/],
+      ['None', /no server/],
+      ['AJAX', /PHP proxy/],
+    ] as const) {
+      const site = all.find((x) => x.server_type === type)!;
+      const r = (await vscode.commands.executeCommand('siteRevisions.testConnection', site.id)) as { view: { ok: boolean; unreachable?: boolean; headline: string; rows: unknown[] } };
+      assert.equal(r.view.ok, false, type);
+      assert.equal(r.view.unreachable, true, type);
+      assert.match(r.view.headline, why, type);
+      assert.deepEqual(r.view.rows, [], 'no stage ran');
+      assert.equal(await hasLiveRow(site.id), false, `no Live Files under ${type}`);
+    }
+    assert.equal(await hasLiveRow(sites.ftps.id), true, 'an FTP site has its Live Files row');
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
   it('an expired certificate is refused, never asked: the failing TLS stage named with its next step', async () => {
     const f = await api.live();
     const asked = f.connections.asked.length;
