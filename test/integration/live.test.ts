@@ -86,6 +86,9 @@ describe('Live servers: trust prompts, Test Connection, Live Files, compare and 
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // The Live Server view goes (it takes room the other suites' panes count on), and the rows fold.
+    await vscode.commands.executeCommand('siteRevisions.liveCompareClear');
+    await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
     (await api?.live())?.connections.closeAll();
     await proxy?.close();
     await live?.stop();

@@ -392,9 +392,11 @@ export class LiveCompare implements vscode.TreeDataProvider<TreeNode>, vscode.Di
     this.current?.abort.abort();
   }
 
+  /** Clears the view and hides it (it shows again with the next compare). */
   clear(): void {
     this.current?.abort.abort();
     this.current = undefined;
     this.changed(true);
+    setContext('siteRevisions.liveCompare.shown', false);
   }
 }

@@ -145,14 +145,22 @@ export class SitesTreeProvider extends Disposable implements vscode.TreeDataProv
     this._onDidChangeTreeData.fire(undefined);
   }
 
-  /** Rows another feature puts first under a site (the live feature's Live Files), before its history. */
+  /** Rows another feature puts under a site (the live feature's Live Files): after its local folder's row, before its history. */
   private readonly siteRows: ((node: SiteNode) => TreeNode[])[] = [];
   addSiteRows(fn: (node: SiteNode) => TreeNode[]): void {
     this.siteRows.push(fn);
     this._onDidChangeTreeData.fire(undefined);
   }
 
-  private readonly composedChildren = async (node: SiteNode): Promise<TreeNode[]> => [...this.siteRows.flatMap((f) => f(node)), ...(this.siteChildren ? await this.siteChildren(node) : [])];
+  /** A site's rows: its local folder's row (the revisions feature's first), the other features' rows, then its history. */
+  private readonly composedChildren = async (node: SiteNode): Promise<TreeNode[]> => {
+    const history = this.siteChildren ? await this.siteChildren(node) : [];
+    const extra = this.siteRows.flatMap((f) => f(node));
+    if (!extra.length || !history.length) return [...extra, ...history];
+    const first = await history[0]!.getTreeItem();
+    const at = first.contextValue?.startsWith('revisionMapping') ? 1 : 0;
+    return [...history.slice(0, at), ...extra, ...history.slice(at)];
+  };
 
   /** Re-renders a node (or everything) without refetching. */
   changed(node?: TreeNode): void {
