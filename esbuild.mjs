@@ -84,6 +84,24 @@ const common = {
  * built-ins, and `__dirname` (the search thread's file is found next to the code that starts it:
  * src/core/search/offThread.ts) come from the banner: an ES module has neither.
  */
+/**
+ * The protocol modules of src/core/live (each a chunk loaded on first use, by `import()` in
+ * src/core/live/fs.ts) reach modules that activation loads too (src/core/api/userinfo.ts…). A
+ * chunk loaded on first use imports the entry, so that esbuild keeps those modules in
+ * activation's one chunk instead of splitting each into a file of its own (CONTRIBUTING.md,
+ * "Adding code loaded on first use"); src/core may not import the entry in its source (lint:
+ * core is plain Node), so the build adds that one line to these files.
+ */
+const coreChunksImportEntry = {
+  name: 'core-chunks-import-entry',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]core[\\/]live[\\/](ftp|sftp|webdav|s3)\.ts$/ }, async (a) => {
+      const { readFile } = await import('node:fs/promises');
+      return { contents: `import '../../extension';\n${await readFile(a.path, 'utf8')}`, loader: 'ts' };
+    });
+  },
+};
+
 export const options = {
   ...common,
   entryPoints: { extension: 'src/extension.ts' },
@@ -93,10 +111,12 @@ export const options = {
   chunkNames: 'chunk-[hash]',
   platform: 'node',
   target: 'node20',
-  external: ['vscode'],
+  // ssh2's optional native parts (src/core/live/sftp.ts): its SIMD probe and its compiled
+  // crypto. Left out of the bundle, ssh2's own try/require finds neither and uses Node's crypto.
+  external: ['vscode', 'cpu-features', '*.node'],
   define: { __TEST_HOOKS__: testHooks ? 'true' : 'false' },
   banner: { js: 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);const __dirname=import.meta.dirname;' },
-  plugins: [],
+  plugins: [coreChunksImportEntry],
 };
 
 /** The webview runs in a browser: an import of `vscode` or of a Node built-in is a build error that says so. */

@@ -44,6 +44,11 @@
 //  10. scm       the working copy (bench/scmChild.ts): the status of a mapped folder of 2,000 files
 //                cold (the service with its search-scale data set and 20 ms of latency) and after a
 //                reload (from the caches), a save, the event loop meanwhile; line history.
+//  11. live      the connection layer (src/core/live) against the real servers of test/live with 20 ms
+//                of latency added by a loopback proxy: a 10,000-file tree listed over SFTP and FTP
+//                against rclone, a 200 MB SFTP read against rclone and OpenSSH's sftp, Live Drift of
+//                2,000 files, Test Connection (loopback, a dead host), the protocols' chunks
+//                (bench/live.ts, bench/liveChild.ts).
 // Event-loop rows (issue "Trust", point 1): perf_hooks.monitorEventLoopDelay at 1 ms; targets
 // max ≤ 50 ms and p99 ≤ 20 ms, and a hostile expression ended or cut within 1 s (LOOP_TARGETS).
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
@@ -58,6 +63,7 @@ import { isStopping, lastJson, log, LOOP_TARGETS, loopOk, loopSamples, loopText,
 import { BENCH_DOC, kb, markdown, textTable, withLoad, writeBenchTable, type Machine, type Row } from './report';
 import { searchBench, searchRows } from './search';
 import { asOfBench, asOfRows } from './asOf';
+import { liveBench, liveRows } from './live';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample, SlicedBlameSample } from './blameChild';
 import { SCM_LARGE_WORKLOAD, SCM_WORKLOAD, type ScmColdSample, type ScmLargeSample, type ScmLinesSample, type ScmWarmSample } from './scmChild';
@@ -73,7 +79,7 @@ const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] aft
   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
   --skip-host     leave out the figures measured in the real extension host
   --skip-package  no .vsix: measure a production build made here instead
-  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, import, blame, asof, scm
+  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, import, blame, asof, scm, live
                   (a quicker look at one group; not with --write-docs)
   --from FILE     measure nothing: print (or put into docs/benchmarks.md) the figures of an earlier
                   --json run saved in FILE
@@ -89,7 +95,9 @@ const TARGETS = {
   orderingMs: 50,
   activationMs: 10,
   firstRequestMs: 38,
-  vsixKB: 400,
+  // 400 KB until the connection layer (issue 33): ssh2 (about 300 KB minified), basic-ftp and the
+  // protocols' chunks come on top of the rest; 1 MB is the issue's bound (docs/benchmarks.md).
+  vsixKB: 1024,
   storeRevisionMs: 20,
   storeFilesModelMs: 200,
   schedulerOverheadPercent: 2,
@@ -512,6 +520,9 @@ async function main(): Promise<number> {
       return { cold, warm, lines, large, largeBefore };
     });
 
+    // ---- 11. the connection layer against real servers (issue 33)
+    const live = await stage('live: the connection layer against real servers', () => liveBench({ quick, tmp, cleanup }));
+
     // ---- the report
     const rows: Row[] = [];
     // Each block below makes the rows of one step: `load` is that step's (set before the block).
@@ -786,6 +797,11 @@ async function main(): Promise<number> {
     if (asOf) asOfRows(asOf).forEach(row);
     load = loadOf('scm');
     if (scm) scmRows(scm).forEach(row);
+    load = loadOf('live');
+    if (live) {
+      liveRows(live).forEach(row);
+      errors.push(...live.errors.map((e) => `live: ${e}`));
+    }
     load = undefined;
 
     if (size) {
@@ -837,6 +853,7 @@ async function main(): Promise<number> {
         blameSliced,
         search,
         scm,
+        live,
         size,
       },
       errors,

@@ -24,6 +24,8 @@ import { registerHistory } from './features/history/register';
 import { registerScm } from './features/scm/register';
 import { registerSiteAsOf } from './features/siteAsOf/register';
 import { registerSiteImport, SiteFileDrop, type SiteImportFeature } from './features/siteImport/register';
+import { registerLive } from './features/live/register';
+import type { LiveFeature } from './features/live';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
@@ -59,6 +61,8 @@ export interface ExtensionApi {
   siteImport: () => Promise<SiteImportFeature>;
   /** Loads the source controls of the mapped folders and Line History, and gives their handles. */
   scm: () => Promise<import('./features/scm').ScmApi>;
+  /** Loads the live feature (connections, the live file system, Test Connection, the compares) and gives its handles. */
+  live: () => Promise<LiveFeature>;
   ready: Promise<void>;
 }
 
@@ -75,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const tree = new SitesTreeProvider(model, log);
   const { view, disposables: viewDisposables } = createSitesView(model, tree, new SiteFileDrop());
   const notifier = new Notifier(log);
+  const liveTest: { load?: () => Promise<LiveFeature> } = {};
   // Work nobody waits for (context keys, progress, messages) reports its failures to the log.
   setBackgroundSink((what, e) => log.error(`${what} failed:`, e));
 
@@ -89,7 +94,16 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
     ...viewDisposables,
     ...registerAuthCommands(session, log),
     // `revisions` is registered below; a delete only happens after activation.
-    ...registerSiteCommands({ extensionUri: context.extensionUri, session, model, notifier, onDeleted: (id) => revisions.forgetSite(id), whenReady: () => started.ready ?? Promise.resolve() }),
+    ...registerSiteCommands({
+      extensionUri: context.extensionUri,
+      session,
+      model,
+      notifier,
+      onDeleted: (id) => revisions.forgetSite(id),
+      whenReady: () => started.ready ?? Promise.resolve(),
+      // The live feature is registered below; a form's test only runs after activation.
+      testConnection: async (...a) => (await liveTest.load!()).formTest(...a),
+    }),
     vscode.commands.registerCommand('siteRevisions.showLog', () => log.show()),
     // Signed out, another account, or expired (the view then asks to sign in again): nothing of before shows.
     session.onDidChange(() => model.clear()),
@@ -112,6 +126,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const siteImport = registerSiteImport({ session, model, notifier, log, folders: revisions.folders, globalState: context.globalState, account: () => accountKey(session) }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
   const blame = registerBlameView({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
+  const live = registerLive({ context, session, model, log, notifier, tree, revisions, whenReady: () => ready, cache }, context.subscriptions);
+  liveTest.load = live.load;
   const scm = registerScm({ session, model, revisions, log, notifier, editor: blame.features, cache }, () => ready, context.subscriptions);
   if (!TEST_HOOKS) return undefined;
   return {
@@ -134,6 +150,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
     scm: scm.features,
     history: history.features,
     siteImport: siteImport.features,
+    live: live.load,
     ready,
   };
 }

@@ -5,13 +5,16 @@
 import * as path from 'node:path';
 import { DEMO } from '../server/demo';
 import { startCodeServer, type CodeServer } from './codeServer';
-import { Cleanup, EXTENSION_ID, extensionVersion, repoRoot, startService, writeJson, type Service } from './common';
+import { Cleanup, EXTENSION_ID, extensionVersion, log, repoRoot, startService, writeJson, type Service } from './common';
+import { startLiveDemo, type LiveDemo } from './liveDemo';
 
 export interface Demo {
   service: Service;
   server: CodeServer;
   /** The JSON file {serviceUrl,email,password} named by SITE_REVISIONS_AUTOSIGNIN (mode 0600). */
   autoSignInFile: string;
+  /** The demo site's live server (./liveDemo.ts), when the demo data has that site. */
+  live: LiveDemo | undefined;
 }
 
 /** Writes the auto-sign-in file for the demo user (0600: it holds a password, if only a fixture's). */
@@ -38,6 +41,7 @@ export async function startDemo(opts: {
     cleanup: opts.cleanup,
   });
   const autoSignInFile = writeAutoSignIn(opts.runDir, service.url);
+  const live = await startLiveDemo({ runDir: opts.runDir, cleanup: opts.cleanup, serviceUrl: service.url, log });
   const server = await startCodeServer({
     runDir: opts.runDir,
     cleanup: opts.cleanup,
@@ -47,5 +51,5 @@ export async function startDemo(opts: {
     linkExtensions: [{ id: EXTENSION_ID, version: extensionVersion(), path: repoRoot }],
     env: { SITE_REVISIONS_AUTOSIGNIN: autoSignInFile },
   });
-  return { service, server, autoSignInFile };
+  return { service, server, autoSignInFile, live };
 }

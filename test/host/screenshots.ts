@@ -33,6 +33,10 @@ export type Step =
   | { action: { row: string | RegExp; label: string } }
   /** Wait until a webview (any frame) shows this text. */
   | { webviewText: string }
+  /** Click the element of a webview (any frame) that matches this CSS selector. */
+  | { webviewClick: string }
+  /** Click a button of the modal dialog drawn now (`ifShown`: go on when none shows within a few seconds). */
+  | { dialogButton: string; ifShown?: boolean }
   /** Configure the local service (POST /__control/config), e.g. faults for the next requests. */
   | { service: Record<string, unknown> }
   /** Click a button of the Sites view's title bar (its pane header), by the start of its aria-label (e.g. "Refresh"). */
@@ -121,6 +125,18 @@ const SITE_CHANGES: Step[] = [
   { pane: 'Sites', expanded: false },
   { pane: 'History Search', expanded: false },
   { row: /^Yesterday/ },
+];
+
+/** The demo site with a live server (test/host/liveDemo.ts), mapped to the workspace folder with two of its files there, one edited. */
+const MAP_BAKERY: Step[] = [
+  ...OPEN,
+  { row: 'Bakery API' },
+  { commandThenPick: 'Site Revisions: Map Site to Local Folder…' },
+  { pick: 'Bakery API' },
+  { pick: 'First workspace folder' },
+  { pause: 500 },
+  { workingFile: { site: '2', path: 'requirements.txt' } },
+  { workingFile: { site: '2', path: 'api/app.py', replace: [['\n', '\n# local: not uploaded yet\n']] } },
 ];
 
 export const SHOTS: Shot[] = [
@@ -346,6 +362,37 @@ export const SHOTS: Shot[] = [
       { pause: 1000 },
     ],
   },
+  {
+    // The trust dialog of the demo server's host key, as the first connection shows it (left unanswered: the next shot answers it).
+    name: 'live-trust-dialog',
+    themes: ['light'],
+    steps: [CLEAN, ...OPEN, { row: 'Bakery API' }, { command: 'Site Revisions: Test Connection' }, { typePick: 'Bakery API' }, { waitFor: '.monaco-dialog-box' }, { pause: 500 }],
+  },
+  {
+    name: 'live-test-connection',
+    webp: ['dark'],
+    // The first connection to the demo server asks to trust its host key (a real dialog): answered here, remembered for the shots after it.
+    steps: [CLEAN, ...OPEN, { action: { row: 'Bakery API', label: 'Edit Site' } }, { webviewText: 'Test Connection' }, { webviewClick: '#test' }, { dialogButton: 'Trust and Connect', ifShown: true }, { webviewText: 'The connection works' }, { pause: 800 }],
+  },
+  {
+    name: 'live-files',
+    webp: ['dark'],
+    steps: [CLEAN, ...OPEN, { expand: 'Bakery API' }, { expand: /^Live Files/ }, { dialogButton: 'Trust and Connect', ifShown: true }, { expand: /^api\d{4}-/ }, { row: /^app\.py\d/ }, { pause: 500 }],
+  },
+  {
+    name: 'live-file',
+    steps: [CLEAN, ...OPEN, { expand: 'Bakery API' }, { expand: /^Live Files/ }, { dialogButton: 'Trust and Connect', ifShown: true }, { expand: /^api\d{4}-/ }, { click: /^app\.py\d/ }, { waitFor: '.part.editor .tabs-container .tab[aria-label^="app.py (live"]' }, { pause: 800 }],
+  },
+  {
+    name: 'live-compare-local',
+    webp: ['light'],
+    steps: [CLEAN, ...MAP_BAKERY, { command: 'Site Revisions: Compare Live with Local' }, { typePick: 'Bakery API' }, { dialogButton: 'Trust and Connect', ifShown: true }, ...FOLD, { row: 'Differs from local' }, { click: /^app\.py/ }, { waitFor: '.monaco-diff-editor' }, { pause: 1000 }],
+  },
+  {
+    name: 'live-drift',
+    webp: ['dark'],
+    steps: [CLEAN, ...OPEN, { row: 'Bakery API' }, { command: 'Site Revisions: Live Drift' }, { typePick: 'Bakery API' }, { dialogButton: 'Trust and Connect', ifShown: true }, ...FOLD, { row: 'Differs from the newest revision' }, { click: /^app\.py/ }, { waitFor: '.monaco-diff-editor' }, { pause: 1000 }],
+  },
 ];
 
 /** The newest revision of a file on the service, read as the demo user. */
@@ -425,6 +472,12 @@ async function runStep(wb: Workbench, step: Step, serviceUrl: string, workspace:
   else if ('command' in step) await wb.runCommand(step.command);
   else if ('waitFor' in step) await wb.waitFor(step.waitFor);
   else if ('webviewText' in step) await waitForFrameText(wb, step.webviewText);
+  else if ('webviewClick' in step) await clickInFrame(wb, step.webviewClick);
+  else if ('dialogButton' in step) {
+    const button = wb.page.locator('.monaco-dialog-box .monaco-button').filter({ hasText: step.dialogButton }).first();
+    const shown = await button.waitFor({ state: 'visible', timeout: step.ifShown ? 8000 : 30000 }).then(() => true, (e: unknown) => (step.ifShown ? false : Promise.reject(e)));
+    if (shown) await button.click();
+  }
   else if ('action' in step) {
     const row = await wb.waitForRow(step.action.row);
     await row.hover();
@@ -460,6 +513,18 @@ async function waitForFrameText(wb: Workbench, text: string, timeoutMs = 30000):
     await wb.page.waitForTimeout(200);
   }
   throw new Error(`no webview shows "${text}" within ${timeoutMs} ms`);
+}
+
+async function clickInFrame(wb: Workbench, selector: string, timeoutMs = 30000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of wb.page.frames()) {
+      const el = f.locator(selector).first();
+      if ((await el.count().catch(() => 0)) > 0 && (await el.isVisible().catch(() => false))) return el.click({ timeout: 5000 });
+    }
+    await wb.page.waitForTimeout(200);
+  }
+  throw new Error(`no webview has "${selector}" within ${timeoutMs} ms`);
 }
 
 function describe(step: Step): string {

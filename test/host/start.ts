@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_SETTINGS } from './codeServer';
 import { Cleanup, cleanEnv, freePort, killTree, listProcesses, log, makeRunDir, repoRoot, startService, writeJson } from './common';
 import { startDemo, writeAutoSignIn } from './demo';
+import { LIVE_DEMO, startLiveDemo } from './liveDemo';
 import { ensureAll } from './install';
 import { writeWorkspace } from './workspace';
 
@@ -37,6 +38,7 @@ function forever(): Promise<never> {
 async function startDesktop(code: string, runDir: string, cleanup: Cleanup): Promise<void> {
   const service = await startService({ dataFile: serviceDataFile, port: await freePort(SERVICE_PORT), logFile: path.join(runDir, 'service.log'), cleanup });
   const autoSignIn = writeAutoSignIn(runDir, service.url);
+  await startLiveDemo({ runDir, cleanup, serviceUrl: service.url, log });
   const udd = path.join(runDir, 'udd');
   writeJson(path.join(udd, 'User', 'settings.json'), { ...DEFAULT_SETTINGS, 'siteRevisions.serviceUrl': service.url });
   const workspace = path.join(runDir, 'workspace');
@@ -79,7 +81,7 @@ async function startWeb(runDir: string, cleanup: Cleanup, port: number | undefin
   const want = port ?? 8080;
   const freeOrOther = await freePort(want);
   if (port !== undefined && freeOrOther !== port) log(`port ${port} is taken; using ${freeOrOther}`);
-  const { service, server } = await startDemo({
+  const { service, server, live } = await startDemo({
     runDir,
     cleanup,
     serviceDataFile,
@@ -95,6 +97,7 @@ Site Revisions is running in code-server (the extension is loaded from ${repoRoo
   Open:     ${url}
   Service:  ${service.url}  (data: ${path.relative(process.cwd(), serviceDataFile)})
   Signed in as the demo user on first start; the Site Revisions view is in the activity bar.
+  Live server: ${live ? `"${LIVE_DEMO.siteName}" is on sftp://127.0.0.1:${live.port} (host key ${live.fingerprint}): try Test Connection, Live Files and Live Drift on it` : 'none'}.
   After a rebuild (npm run bundle), reload the page to load the new build.
 
 Press Ctrl+C to stop.

@@ -210,7 +210,7 @@ describe('Hardening: sites', function () {
     assert.equal(dom.byId('f-domain')?.props.value, s.domain);
     assert.equal(dom.byId('title')?.text(), `Edit site: ${s.name}`, 'the title is text');
     const tags = new Set(dom.all().map((n) => n.tag));
-    for (const t of tags) assert.ok(['#text', 'main', 'h1', 'p', 'div', 'form', 'fieldset', 'legend', 'label', 'span', 'input', 'select', 'option', 'button'].includes(t), `element <${t}>`);
+    for (const t of tags) assert.ok(['#text', 'main', 'h1', 'h2', 'p', 'div', 'form', 'fieldset', 'legend', 'label', 'span', 'input', 'select', 'option', 'button', 'section', 'ol', 'li'].includes(t), `element <${t}>`);
     assert.ok(!tags.has('img') && !tags.has('script'));
   });
 

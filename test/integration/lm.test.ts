@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import type { Site } from '../../src/core/api/types';
 import { TOOL_NAMES } from '../../src/features/tools/tools';
+import { LIVE_TOOL } from '../../src/features/live/names';
 import { DEMO } from '../server/demo';
 import { SEARCH_DEMO } from '../server/seed-search';
 import { control, reseededAndSignedIn, signInDemo } from './support';
@@ -55,10 +56,10 @@ describe('Language-model tools', function () {
 
   it('are contributed (only while signed in) and registered', () => {
     const contributed = (vscode.extensions.getExtension('site-revisions.site-revisions')!.packageJSON as { contributes: { languageModelTools: { name: string; when?: string }[] } }).contributes.languageModelTools;
-    assert.deepEqual(contributed.map((t) => t.name).sort(), Object.values(TOOL_NAMES).sort());
+    assert.deepEqual(contributed.map((t) => t.name).sort(), [...Object.values(TOOL_NAMES), LIVE_TOOL].sort());
     for (const t of contributed) assert.equal(t.when, 'siteRevisions.signedIn', t.name);
     const registered = new Set(vscode.lm.tools.map((t) => t.name));
-    for (const name of Object.values(TOOL_NAMES)) assert.ok(registered.has(name), `${name} is registered`);
+    for (const name of [...Object.values(TOOL_NAMES), LIVE_TOOL]) assert.ok(registered.has(name), `${name} is registered`);
   });
 
   it('list sites: every site of the account with its non-secret fields', async () => {
@@ -422,6 +423,7 @@ describe('Language-model tools', function () {
         [TOOL_NAMES.getRevision, { site: '1', revisionId: '1' }],
         [TOOL_NAMES.searchHistory, { site: '1', query: 'x' }],
         [TOOL_NAMES.siteChanges, { site: '1' }],
+        [LIVE_TOOL, { site: '1' }],
       ] as const) {
         const t = textOf(keep(await invoke(name, input)));
         assert.match(t, /not signed in to Site Revisions/, name);

@@ -15,6 +15,7 @@ import type { SitesTreeProvider } from '../sites/sitesTree';
 import type { Notifier } from '../../workbench/notify';
 import { setContext } from '../../workbench/context';
 import { feature, lazyCommand } from '../../workbench/feature';
+import { LazyReadonlyFileSystem } from '../../workbench/lazyFileSystem';
 import { REVISION_SCHEME } from '../../core/model/uri';
 import { GoneSites } from './goneSites';
 import { FolderMapping } from './mapping';
@@ -71,7 +72,8 @@ export function registerRevisions(deps: RevisionsDeps): Revisions {
 
   // Revision documents: the scheme is VS Code's from activation on (a restored window asks for
   // its revision tabs at once); what reads them is loaded by the first of them.
-  const provider = new RevisionDocuments(async () => (await load()).provider);
+  // Each read loads the feature (once) and is answered by its provider (./fileSystem.ts); revisions never change and cannot be written.
+  const provider = new LazyReadonlyFileSystem(async () => (await load()).provider);
   const readonlyMessage = new vscode.MarkdownString(vscode.l10n.t('This is a stored revision of a site file; it cannot be changed. Use **{0}** to bring it back into the working file.', vscode.l10n.t('Restore Revision')));
   tree.setSiteChildren(async (node) => (await load()).controller.siteChildren(node));
   // The rows expanded before a window reload are drawn expanded again (from the disk cache).
@@ -105,40 +107,4 @@ export function registerRevisions(deps: RevisionsDeps): Revisions {
     if (folders.get(siteId)) await folders.set(siteId, undefined);
   };
   return { folders, load, loaded: () => loaded, forgetSite };
-}
-
-/**
- * The `site-revision:` file system as registered at activation: each read loads the feature
- * (once) and is answered by its provider (./fileSystem.ts). Revisions never change and cannot be
- * written.
- */
-class RevisionDocuments implements vscode.FileSystemProvider {
-  readonly onDidChangeFile: vscode.Event<vscode.FileChangeEvent[]> = () => new vscode.Disposable(() => undefined);
-
-  constructor(private readonly provider: () => Promise<Pick<vscode.FileSystemProvider, 'stat' | 'readFile' | 'readDirectory'>>) {}
-
-  watch(): vscode.Disposable {
-    return new vscode.Disposable(() => undefined);
-  }
-  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    return (await this.provider()).stat(uri);
-  }
-  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
-    return (await this.provider()).readFile(uri);
-  }
-  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
-    return (await this.provider()).readDirectory(uri);
-  }
-  createDirectory(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-  writeFile(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-  delete(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-  rename(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
 }

@@ -12,7 +12,7 @@ import { background } from '../../core/util/background';
 import type { EditorState } from './protocol';
 import { editors, loadSiteEditor } from './editorLoad';
 import { UpdatedWhileOpenError } from '../../workbench/feature';
-import type { SiteEditorHandle } from './siteEditor';
+import type { FormTester, SiteEditorHandle } from './siteEditor';
 import type { SitesModel } from './sitesModel';
 import { SiteNode, siteDetailRows } from './sitesTree';
 import { isOffline } from './viewState';
@@ -29,6 +29,8 @@ export interface SiteCommandDeps {
   onDeleted?: (siteId: string) => unknown;
   /** Resolves once the session is restored at activation (a site editor restored after a reload needs its site). */
   whenReady?: () => Promise<void>;
+  /** The form's Test Connection (the live feature, loaded on first use). */
+  testConnection?: FormTester;
 }
 
 /**
@@ -199,6 +201,7 @@ export function siteCommands(deps: SiteCommandDeps): { handlers: Record<SiteComm
       ...(source ? { site: source } : {}),
       save: mode === 'edit' && site ? updater(site.id) : creator(),
       ...(restore ? { restore } : {}),
+      ...(deps.testConnection ? { test: deps.testConnection } : {}),
     });
     editors.last = handle;
     // Editing a site that is already open reveals the same panel: attach the handler once.

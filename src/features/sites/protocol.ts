@@ -32,10 +32,40 @@ export interface InitMessage {
   limits: { maxValueLength: number };
   /** The script's own texts, translated by the extension (the webview has no `vscode.l10n`). */
   strings: EditorStrings;
+  /** The server types Test Connection can reach (empty: no Test Connection button). */
+  testTypes: string[];
+}
+
+/** One stage of a Test Connection as the form lists it (src/features/live/report.ts makes it; data, inserted as text). */
+export interface TestStageRow {
+  stage: string;
+  label: string;
+  ok: boolean;
+  time: string;
+  detail: string;
+  warning?: string;
+}
+
+/** A Test Connection's outcome as the form shows it. */
+export interface TestOutcome {
+  ok: boolean;
+  headline: string;
+  rows: TestStageRow[];
+  next?: string;
+  serverSaid?: string;
+  note: string;
+  unreachable?: boolean;
 }
 
 /** Messages the extension posts to the webview. */
-export type HostMessage = InitMessage | { type: 'errors'; errors: ValidationError[] } | { type: 'saving' } | { type: 'saveFailed'; message: string };
+export type HostMessage =
+  | InitMessage
+  | { type: 'errors'; errors: ValidationError[] }
+  | { type: 'saving' }
+  | { type: 'saveFailed'; message: string }
+  | { type: 'testStarted' }
+  | { type: 'testStage'; row: TestStageRow }
+  | { type: 'testResult'; outcome: TestOutcome };
 
 /**
  * The fixed texts of the webview script. `{0}` in a text is filled in by the script: the
@@ -58,6 +88,12 @@ export interface EditorStrings {
   oneError: string;
   manyErrors: string;
   notSaved: string;
+  testConnection: string;
+  testing: string;
+  cancelTest: string;
+  testResults: string;
+  testNext: string;
+  testServerSaid: string;
 }
 
 /** Messages the webview sends (after checking, see parseMessage). */
@@ -65,7 +101,10 @@ export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'change'; values: Partial<FormValues>; passwordEdited: PasswordEdited }
   | { type: 'save'; values: FormValues; passwordEdited: PasswordEdited }
-  | { type: 'cancel' };
+  | { type: 'cancel' }
+  /** Test Connection with the values as typed (a password typed and not saved included). */
+  | { type: 'test'; values: FormValues; passwordEdited: PasswordEdited }
+  | { type: 'testCancel' };
 
 /**
  * What the webview keeps with `setState` so that the form survives a reload of the window (the
@@ -122,16 +161,18 @@ export function parseMessage(m: unknown): WebviewMessage | undefined {
   switch (m.type) {
     case 'ready':
     case 'cancel':
+    case 'testCancel':
       return { type: m.type };
     case 'change': {
       const values = parseValues(m.values, false);
       const passwordEdited = parseEdited(m.passwordEdited);
       return values && passwordEdited ? { type: 'change', values, passwordEdited } : undefined;
     }
-    case 'save': {
+    case 'save':
+    case 'test': {
       const values = parseValues(m.values, true) as FormValues | undefined;
       const passwordEdited = parseEdited(m.passwordEdited);
-      return values && passwordEdited ? { type: 'save', values, passwordEdited } : undefined;
+      return values && passwordEdited ? { type: m.type, values, passwordEdited } : undefined;
     }
     default:
       return undefined;

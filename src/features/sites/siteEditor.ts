@@ -22,7 +22,7 @@ import { background } from '../../core/util/background';
 import { DisposableStore } from '../../core/util/disposable';
 import { SAVE_SITE_FIELDS, SERVER_TYPES, SITE_SECRET_FIELDS, type Site, type SiteFields } from '../../core/api/types';
 import { SITE_EDITOR_VIEW_TYPE } from './editorType';
-import { MAX_MESSAGE_VALUE_LENGTH, parseEditorState, parseMessage, withoutSecrets, type EditorState, type EditorStrings, type HostMessage, type InitMessage } from './protocol';
+import { MAX_MESSAGE_VALUE_LENGTH, parseEditorState, parseMessage, withoutSecrets, type EditorState, type EditorStrings, type HostMessage, type InitMessage, type TestOutcome, type TestStageRow } from './protocol';
 import { COMMON_FIELDS, FIELD_GROUPS, GROUP_LABELS, SERVER_TYPE_INFO, fieldSpecs, type FieldSpec } from './formFields';
 import { localizeSpec, localizeTypeInfo } from './formTexts';
 import {
@@ -53,7 +53,20 @@ export interface SiteEditorRequest {
   confirmDiscard?(title: string): Thenable<boolean>;
   /** After a window reload: the panel VS Code restored and the state its webview kept. */
   restore?: { panel: vscode.WebviewPanel; state: EditorState };
+  /** Test Connection of the values as typed (the live feature, loaded on first use); absent: no button. */
+  test?: FormTester;
 }
+
+/** What the form's Test Connection runs (src/features/live/testCommand.ts formTest). */
+export type FormTester = (
+  site: Partial<Site> & { id: string; name: string },
+  password: string | undefined,
+  signal: AbortSignal,
+  onStage: (row: TestStageRow) => void,
+) => Promise<TestOutcome>;
+
+/** The server types Test Connection can reach (src/features/live/names.ts LIVE_TYPES). */
+const TEST_TYPES = ['FTP', 'SFTP', 'WebDAV', 'AmazonS3'];
 
 export function editorStrings(): EditorStrings {
   // '{0}' passed as the argument keeps the placeholder for the script.
@@ -74,6 +87,12 @@ export function editorStrings(): EditorStrings {
     oneError: vscode.l10n.t('One field needs attention: {0}', '{0}'),
     manyErrors: vscode.l10n.t('{0} fields need attention. Correct them and save again.', '{0}'),
     notSaved: vscode.l10n.t('The site was not saved. {0}', '{0}'),
+    testConnection: vscode.l10n.t('Test Connection'),
+    testing: vscode.l10n.t('Testing the connection…'),
+    cancelTest: vscode.l10n.t('Cancel Test'),
+    testResults: vscode.l10n.t('Test Connection'),
+    testNext: vscode.l10n.t('Next step: {0}', '{0}'),
+    testServerSaid: vscode.l10n.t('The server said: {0}', '{0}'),
   };
 }
 
@@ -108,7 +127,7 @@ function editorTitle(mode: FormMode, site: Site | undefined): string {
   return vscode.l10n.t('New site');
 }
 
-function buildInit(mode: FormMode, site: Site | undefined, title: string, values: FormValues): InitMessage {
+function buildInit(mode: FormMode, site: Site | undefined, title: string, values: FormValues, canTest: boolean): InitMessage {
   const specs: Record<string, FieldSpec[]> = {};
   for (const t of SERVER_TYPES) specs[t] = fieldSpecs(t).map((s) => localizeSpec(s, formText));
   return {
@@ -127,6 +146,7 @@ function buildInit(mode: FormMode, site: Site | undefined, title: string, values
     defaults: defaultsByType(),
     limits: { maxValueLength: MAX_MESSAGE_VALUE_LENGTH },
     strings: editorStrings(),
+    testTypes: canTest ? TEST_TYPES : [],
   };
 }
 
@@ -196,7 +216,9 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
   /** The panel's handlers; disposed with the panel (then nothing is posted or handled any more). */
   const handlers = new DisposableStore();
   const posted: HostMessage[] = [];
-  const initMessage = buildInit(mode, site, title, initial);
+  const initMessage = buildInit(mode, site, title, initial, !!req.test);
+  /** The Test Connection under way (one at a time; closing the form cancels it). */
+  let testing: AbortController | undefined;
 
   let resolveDone!: (r: { siteId: string } | undefined) => void;
   const done = new Promise<{ siteId: string } | undefined>((resolve) => (resolveDone = resolve));
@@ -263,6 +285,46 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
     if (!handlers.isDisposed) panel.dispose();
   };
 
+  /**
+   * Test Connection of the values as typed. The password: the one typed (not saved), else the
+   * site's stored one unless the form removes it; the host has it, the webview never gets it.
+   */
+  const test = async (values: FormValues, passwordEdited: PasswordEdited): Promise<void> => {
+    if (!req.test) return;
+    testing?.abort();
+    const ac = (testing = new AbortController());
+    remember(values);
+    const typed = passwordEdited.ftp_pass ? values.ftp_pass : undefined;
+    const stored = !passwordEdited.ftp_pass && site && mode !== 'create' ? site.ftp_pass : undefined;
+    const fields: Partial<Site> & { id: string; name: string } = {
+      id: mode === 'edit' && site ? site.id : '',
+      name: values.name.trim() || values.domain.trim(),
+      server_type: values.server_type as Site['server_type'],
+      domain: values.domain,
+      logon_type: values.logon_type,
+      ftp_user: values.ftp_user,
+      ftp_pass: stored ?? '',
+      dir: values.dir,
+      port: values.port,
+      pasv: values.pasv,
+      encryption: values.encryption,
+      encoding: values.encoding,
+      ...(site?.timeout !== undefined ? { timeout: site.timeout } : {}),
+    };
+    post({ type: 'testStarted' });
+    let outcome: TestOutcome;
+    try {
+      outcome = await req.test(fields, typed && typed !== '' ? typed : undefined, ac.signal, (row) => {
+        if (testing === ac) post({ type: 'testStage', row });
+      });
+    } catch (e) {
+      outcome = { ok: false, headline: e instanceof Error ? e.message : String(e), rows: [], note: '' };
+    }
+    if (testing !== ac) return;
+    testing = undefined;
+    post({ type: 'testResult', outcome });
+  };
+
   const handle = async (raw: unknown): Promise<void> => {
     if (handlers.isDisposed) return;
     const m = parseMessage(raw);
@@ -281,6 +343,12 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
       case 'save':
         await save(m.values, m.passwordEdited);
         break;
+      case 'test':
+        await test(m.values, m.passwordEdited);
+        break;
+      case 'testCancel':
+        testing?.abort();
+        break;
       case 'cancel':
         if (saving) return;
         if (!isDirty() || (await confirmDiscard(title))) panel.dispose();
@@ -296,6 +364,7 @@ export function openSiteEditor(extensionUri: vscode.Uri, req: SiteEditorRequest)
   );
   handlers.add(
     panel.onDidDispose(() => {
+      testing?.abort();
       handlers.dispose();
       if (key && openEditors.get(key) === editorHandle) openEditors.delete(key);
       // While a save is under way, `done` waits for its outcome (the site may well be saved).

@@ -145,6 +145,23 @@ export class SitesTreeProvider extends Disposable implements vscode.TreeDataProv
     this._onDidChangeTreeData.fire(undefined);
   }
 
+  /** Rows another feature puts under a site (the live feature's Live Files): after its local folder's row, before its history. */
+  private readonly siteRows: ((node: SiteNode) => TreeNode[])[] = [];
+  addSiteRows(fn: (node: SiteNode) => TreeNode[]): void {
+    this.siteRows.push(fn);
+    this._onDidChangeTreeData.fire(undefined);
+  }
+
+  /** A site's rows: its local folder's row (the revisions feature's first), the other features' rows, then its history. */
+  private readonly composedChildren = async (node: SiteNode): Promise<TreeNode[]> => {
+    const history = this.siteChildren ? await this.siteChildren(node) : [];
+    const extra = this.siteRows.flatMap((f) => f(node));
+    if (!extra.length || !history.length) return [...extra, ...history];
+    const first = await history[0]!.getTreeItem();
+    const at = first.contextValue?.startsWith('revisionMapping') ? 1 : 0;
+    return [...history.slice(0, at), ...extra, ...history.slice(at)];
+  };
+
   /** Re-renders a node (or everything) without refetching. */
   changed(node?: TreeNode): void {
     this._onDidChangeTreeData.fire(node);
@@ -187,7 +204,7 @@ export class SitesTreeProvider extends Disposable implements vscode.TreeDataProv
     const nodes = sites.map((s) => {
       const n = (seen.get(s.id) ?? 0) + 1;
       seen.set(s.id, n);
-      return new SiteNode(s, this.siteChildren, n > 1 ? n : undefined);
+      return new SiteNode(s, this.siteChildren || this.siteRows.length ? this.composedChildren : undefined, n > 1 ? n : undefined);
     });
     const dups = [...seen].filter(([, n]) => n > 1);
     const key = JSON.stringify(dups);

@@ -9,6 +9,12 @@ import { background } from '../../core/util/background';
 import { Disposable } from '../../core/util/disposable';
 import type { TreeNode } from './node';
 
+/**
+ * Rows whose id starts with this are not remembered: a live server's rows (src/features/live), which
+ * drawn expanded at start-up would connect to the server (and perhaps ask for a password) unasked.
+ */
+export const NOT_REMEMBERED = 'live:';
+
 /** At most this many ids per account: the oldest expanded go first. */
 const MAX_IDS = 500;
 
@@ -58,7 +64,7 @@ export class ExpandedRows extends Disposable {
     const follow = (node: TreeNode, expanded: boolean) =>
       background(
         'Remembering the expanded rows',
-        Promise.resolve(node.getTreeItem()).then((item) => (item.id ? this.update(item.id, expanded) : undefined)),
+        Promise.resolve(node.getTreeItem()).then((item) => (item.id && !item.id.startsWith(NOT_REMEMBERED) ? this.update(item.id, expanded) : undefined)),
       );
     this.own(view.onDidExpandElement((e) => follow(e.element, true)));
     this.own(view.onDidCollapseElement((e) => follow(e.element, false)));

@@ -10,7 +10,7 @@
 // into it, which are never persisted (protocol.ts savedState).
 
 import { SITE_SECRET_FIELDS, type SaveSiteField, type SiteSecretField } from '../../../core/api/types';
-import { parseEditorState, savedState, type EditorState, type EditorStrings, type HostMessage, type InitMessage, type WebviewMessage } from '../protocol';
+import { parseEditorState, savedState, type EditorState, type EditorStrings, type HostMessage, type InitMessage, type TestOutcome, type TestStageRow, type WebviewMessage } from '../protocol';
 import type { FieldSpec } from '../formFields';
 import { checkField, validateWith, type FormValues, type PasswordEdited, type ValidationError } from '../siteForm';
 
@@ -39,6 +39,9 @@ let banner: HTMLElement | null = null;
 let saveButton: HTMLButtonElement | null = null;
 let cancelButton: HTMLButtonElement | null = null;
 let status: HTMLElement | null = null;
+let testButton: HTMLButtonElement | null = null;
+let testSection: HTMLElement | null = null;
+let testing = false;
 
 // ---- helpers ----
 
@@ -123,11 +126,69 @@ function buildSkeleton(form: InitMessage): void {
   cancelButton = el('button', { type: 'button', id: 'cancel', class: 'secondary' }, uiText('cancel'));
   cancelButton.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
   status = el('span', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' });
+  testButton = el('button', { type: 'button', id: 'test', class: 'secondary' }, uiText('testConnection'));
+  testButton.addEventListener('click', () => {
+    if (testing) vscode.postMessage({ type: 'testCancel' });
+    else vscode.postMessage({ type: 'test', values: { ...values }, passwordEdited: passwordEdited() });
+  });
   actions.appendChild(saveButton);
   actions.appendChild(cancelButton);
+  actions.appendChild(testButton);
   actions.appendChild(status);
   formEl.appendChild(actions);
   app.appendChild(formEl);
+  // The stages of a Test Connection, as they come (text only: every value is data).
+  testSection = el('section', { id: 'test-results', class: 'test-results', 'aria-live': 'polite', 'aria-labelledby': 'test-title' });
+  testSection.hidden = true;
+  app.appendChild(testSection);
+  updateTestButton();
+}
+
+/** Test Connection is offered for the server types a live server can be reached for. */
+function updateTestButton(): void {
+  if (!testButton || !init) return;
+  testButton.hidden = !(Array.isArray(init.testTypes) && init.testTypes.includes(values.server_type));
+  testButton.textContent = testing ? uiText('cancelTest') : uiText('testConnection');
+}
+
+function testRow(r: TestStageRow): HTMLElement {
+  const li = el('li', { class: `stage ${r.ok ? 'ok' : 'failed'}`, 'data-stage': String(r.stage) });
+  li.appendChild(el('span', { class: 'mark', 'aria-hidden': 'true' }, r.ok ? '✓' : '✗'));
+  li.appendChild(el('span', { class: 'label' }, String(r.label)));
+  li.appendChild(el('span', { class: 'time' }, String(r.time)));
+  li.appendChild(el('span', { class: 'detail' }, String(r.detail)));
+  if (typeof r.warning === 'string' && r.warning) li.appendChild(el('div', { class: 'warning' }, r.warning));
+  return li;
+}
+
+/** Starts the results area of a test: its heading and an empty list the stages go into. */
+function testStarted(): void {
+  if (!testSection) return;
+  testing = true;
+  updateTestButton();
+  testSection.hidden = false;
+  testSection.replaceChildren(el('h2', { id: 'test-title' }, uiText('testResults')), el('p', { class: 'headline running' }, uiText('testing')), el('ol', { id: 'test-stages', class: 'stages' }));
+  testSection.scrollIntoView({ block: 'nearest' });
+}
+
+function testStage(r: TestStageRow): void {
+  document.getElementById('test-stages')?.appendChild(testRow(r));
+}
+
+function testResult(o: TestOutcome): void {
+  if (!testSection) return;
+  testing = false;
+  updateTestButton();
+  testSection.hidden = false;
+  const list = el('ol', { id: 'test-stages', class: 'stages' });
+  for (const r of Array.isArray(o.rows) ? o.rows : []) list.appendChild(testRow(r));
+  const parts: HTMLElement[] = [el('h2', { id: 'test-title' }, uiText('testResults')), el('p', { class: `headline ${o.ok ? 'ok' : 'failed'}`, role: o.ok ? 'status' : 'alert' }, String(o.headline))];
+  if (list.childElementCount) parts.push(list);
+  if (typeof o.next === 'string' && o.next) parts.push(el('p', { class: 'next' }, uiText('testNext', o.next)));
+  if (typeof o.serverSaid === 'string' && o.serverSaid) parts.push(el('p', { class: 'said' }, uiText('testServerSaid', o.serverSaid)));
+  if (typeof o.note === 'string' && o.note) parts.push(el('p', { class: 'note' }, o.note));
+  testSection.replaceChildren(...parts);
+  testSection.scrollIntoView({ block: 'nearest' });
 }
 
 function renderFields(): void {
@@ -319,6 +380,7 @@ function changeType(next: string): void {
     if (values[k] === '' || values[k] === (oldD[k] ?? '')) values[k] = newD[k] ?? '';
   }
   values.server_type = next;
+  updateTestButton();
   const shown = specsFor(next).map((s) => s.field);
   for (const f of Object.keys(errors) as SaveSiteField[]) if (!shown.includes(f) || f === 'server_type') delete errors[f];
   if (Object.keys(errors).length === 0) setBanner('');
@@ -374,6 +436,15 @@ window.addEventListener('message', (event: MessageEvent<HostMessage | null>) => 
       break;
     case 'saving':
       if (status) status.textContent = uiText('savingStatus');
+      break;
+    case 'testStarted':
+      if (init) testStarted();
+      break;
+    case 'testStage':
+      if (init && m.row && typeof m.row === 'object') testStage(m.row);
+      break;
+    case 'testResult':
+      if (init && m.outcome && typeof m.outcome === 'object') testResult(m.outcome);
       break;
     case 'saveFailed':
       if (!init) return;

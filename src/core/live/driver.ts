@@ -1,0 +1,49 @@
+// What a protocol module (ftp.ts, sftp.ts, webdav.ts, s3.ts: each a chunk loaded on first use)
+// gives the shared LiveFs (fs.ts): operations on ROOT-RELATIVE paths already checked, with a
+// signal that carries both the caller's cancel and the timeout. The driver owns its connections
+// (pool, idle close) and reports what each connection step found.
+import type { LiveCapabilities, LiveEndpoint, LiveEntry, LiveOptions, StageReport } from './types';
+
+export interface DriverContext {
+  endpoint: LiveEndpoint;
+  options: LiveOptions;
+  /** Reports a connection step (to options.onStage). */
+  stage(r: StageReport): void;
+  /**
+   * The password for a login: `refused` after the server refused the previous one (`why`: its words). Throws
+   * LiveError 'password-needed' when none is given.
+   */
+  password(refused: boolean, why?: string): Promise<string>;
+  /** Fingerprints trusted for this LiveFs only, and sites whose clear text was allowed once. */
+  once: Set<string>;
+}
+
+export interface DriverRead {
+  stream: AsyncIterable<Uint8Array>;
+  size: number | undefined;
+  destroy(): void;
+}
+
+export interface Driver {
+  readonly capabilities: LiveCapabilities;
+  /** The root as an absolute server path ('/' for FTP's chroot…), known once connected; for resolving link targets. */
+  rootAbs(): string;
+  /** Connects now (Test Connection), if not connected. */
+  connect(signal: AbortSignal): Promise<void>;
+  /** Lists a folder, handing batches to `emit` (entries with root-relative paths; links with `link.target` raw). */
+  list(path: string, emit: (entries: LiveEntry[]) => void, signal: AbortSignal): Promise<void>;
+  /** The entry at path without following a link; undefined when there is none. */
+  stat(path: string, signal: AbortSignal): Promise<LiveEntry | undefined>;
+  read(path: string, start: number, signal: AbortSignal): Promise<DriverRead>;
+  /** Writes `source` to exactly `path` (fs.ts does the temporary name and rename). */
+  write(path: string, source: AsyncIterable<Uint8Array>, size: number | undefined, signal: AbortSignal, onBytes: (n: number) => void): Promise<void>;
+  mkdir(path: string, signal: AbortSignal): Promise<void>;
+  /** Removes a file or link (`dir` false) or an empty folder. */
+  remove(path: string, dir: boolean, signal: AbortSignal): Promise<void>;
+  rename(from: string, to: string, signal: AbortSignal): Promise<void>;
+  setTime?(path: string, mtime: number, signal: AbortSignal): Promise<void>;
+  chmod?(path: string, mode: number, signal: AbortSignal): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type CreateDriver = (ctx: DriverContext) => Driver;

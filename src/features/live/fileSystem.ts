@@ -1,0 +1,130 @@
+// The `site-live:` file system (read-only in this version): the live server of a site, rooted at
+// its `dir`, as VS Code's editors, the Explorer (a live folder opened as a workspace folder) and
+// `workspace.fs` see it. What VS Code has as the provider is registered at activation
+// (./register.ts: it loads this on first use and refuses writes); listings are shared with the
+// Sites view's Live Files rows (./listing.ts).
+//
+// Issue 34 makes it writable: writeFile/delete/rename/createDirectory go through the guard (the
+// live file compared with what this computer last saw, its old bytes kept), the registration
+// drops `isReadonly`, and onDidChangeFile fires for what changed (a poll by size and time, only
+// for what is on screen, where the protocol pushes nothing).
+import * as vscode from 'vscode';
+import type { Site } from '../../core/api/types';
+import { LiveError, type LiveEntry } from '../../core/live';
+import { displayText } from '../../core/util/text';
+import type { SitesModel } from '../sites/sitesModel';
+import { baseName, LIVE_SCHEME, liveUriComponents, parentPath, parseLiveUriComponents, type LiveAddress } from './address';
+import { UnreachableSite, type LiveConnections } from './connections';
+import type { Listings } from './listing';
+
+/** The biggest live file read into an editor (VS Code keeps a document in memory). */
+export const MAX_READ_BYTES = 256 * 1024 * 1024;
+
+export function liveUri(a: LiveAddress, siteName: string): vscode.Uri {
+  return vscode.Uri.from(liveUriComponents(a, siteName));
+}
+
+export function parseLiveUri(uri: vscode.Uri): (LiveAddress & { siteName: string }) | undefined {
+  return uri.scheme === LIVE_SCHEME ? parseLiveUriComponents(uri.authority, uri.path, uri.query) : undefined;
+}
+
+/** The FileType of a live entry: a link is a link, and what it points at when that is inside the root. */
+export function fileTypeOf(e: LiveEntry): vscode.FileType {
+  if (e.type === 'dir') return vscode.FileType.Directory;
+  if (e.type === 'file') return vscode.FileType.File;
+  if (e.type === 'symlink') {
+    const t = e.link?.targetType;
+    return vscode.FileType.SymbolicLink | (t === 'dir' ? vscode.FileType.Directory : t === 'file' ? vscode.FileType.File : vscode.FileType.Unknown);
+  }
+  return vscode.FileType.Unknown;
+}
+
+/** A failure as VS Code's file errors (the message says what to do next). */
+export function fileError(e: unknown, uri: vscode.Uri): vscode.FileSystemError {
+  if (e instanceof vscode.FileSystemError) return e;
+  if (e instanceof UnreachableSite) return vscode.FileSystemError.Unavailable(e.message);
+  if (e instanceof LiveError) {
+    const text = `${e.message} ${e.next}`.trim();
+    switch (e.kind) {
+      case 'not-found':
+        return vscode.FileSystemError.FileNotFound(uri);
+      case 'not-a-folder':
+        return vscode.FileSystemError.FileNotADirectory(uri);
+      case 'not-a-file':
+        return vscode.FileSystemError.FileIsADirectory(uri);
+      case 'permission':
+        return vscode.FileSystemError.NoPermissions(text);
+      default:
+        return vscode.FileSystemError.Unavailable(text);
+    }
+  }
+  return vscode.FileSystemError.Unavailable(e instanceof Error ? e.message : String(e));
+}
+
+export class LiveFileSystem {
+  private readonly _onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this._onDidChangeFile.event;
+
+  constructor(
+    private readonly live: LiveConnections,
+    private readonly listings: Listings,
+    private readonly model: SitesModel,
+    private readonly whenReady: () => Promise<unknown>,
+  ) {}
+
+  /** Tells VS Code that a folder's entries may have changed (after a Refresh). */
+  changed(uri: vscode.Uri): void {
+    this._onDidChangeFile.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+  }
+
+  dispose(): void {
+    this._onDidChangeFile.dispose();
+  }
+
+  /** The site and path of a URI of this account. */
+  async resolve(uri: vscode.Uri): Promise<{ site: Site; path: string }> {
+    const a = parseLiveUri(uri);
+    if (!a) throw vscode.FileSystemError.FileNotFound(uri);
+    await this.whenReady().catch(() => undefined);
+    const account = this.live.account();
+    if (!account) throw vscode.FileSystemError.Unavailable(vscode.l10n.t('Sign in to Site Revisions to open the live files of “{0}”.', displayText(a.siteName)));
+    if (a.account !== account) throw vscode.FileSystemError.Unavailable(vscode.l10n.t('This live file of “{0}” belongs to another Site Revisions account: sign in to that account to open it.', displayText(a.siteName)));
+    const site = this.model.find(a.siteId) ?? this.live.siteOf(a.siteId) ?? (await this.model.all().catch(() => [] as Site[])).find((s) => s.id === a.siteId);
+    if (!site) throw vscode.FileSystemError.Unavailable(vscode.l10n.t('The site “{0}” is not in your Site Revisions account (any more).', displayText(a.siteName)));
+    return { site, path: a.path };
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const { site, path } = await this.resolve(uri);
+    if (path === '') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
+    try {
+      const parent = this.listings.peek(site.id, parentPath(path));
+      const entry = parent?.state === 'done' ? parent.find(baseName(path)) : await this.live.fsFor(site).stat(path);
+      if (!entry) throw vscode.FileSystemError.FileNotFound(uri);
+      return { type: fileTypeOf(entry), ctime: entry.mtime ?? 0, mtime: entry.mtime ?? 0, size: entry.size ?? 0, permissions: vscode.FilePermission.Readonly };
+    } catch (e) {
+      throw fileError(e, uri);
+    }
+  }
+
+  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+    const { site, path } = await this.resolve(uri);
+    try {
+      const l = this.listings.get(site.id, path, this.live.fsFor(site), true);
+      await l.done;
+      if (l.state === 'failed') throw l.error;
+      return l.entries.map((e) => [e.name, fileTypeOf(e)]);
+    } catch (e) {
+      throw fileError(e, uri);
+    }
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const { site, path } = await this.resolve(uri);
+    try {
+      return await this.live.fsFor(site).readAll(path, { maxBytes: MAX_READ_BYTES });
+    } catch (e) {
+      throw fileError(e, uri);
+    }
+  }
+}
