@@ -40,7 +40,12 @@ export interface Driver {
   mkdir(path: string, signal: AbortSignal): Promise<void>;
   /** Removes a file or link (`dir` false) or an empty folder. */
   remove(path: string, dir: boolean, signal: AbortSignal): Promise<void>;
-  rename(from: string, to: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Renames, replacing an existing target. Resolves `false` when the target was replaced in two
+   * steps (removed, then renamed: SFTP without posix-rename, WebDAV's MOVE with Overwrite): a
+   * reader may see no file for a moment, and a failure between the steps leaves none.
+   */
+  rename(from: string, to: string, signal: AbortSignal): Promise<boolean | void>;
   setTime?(path: string, mtime: number, signal: AbortSignal): Promise<void>;
   chmod?(path: string, mode: number, signal: AbortSignal): Promise<void>;
   close(): Promise<void>;

@@ -28,7 +28,8 @@ export async function loadDriver(protocol: LiveEndpoint['protocol']): Promise<Cr
 const CAPS: Record<LiveEndpoint['protocol'], LiveCapabilities> = {
   ftp: { symlinks: true, rename: true, atomicReplace: true, setTime: true, chmod: true, realFolders: true, rangeRead: true },
   sftp: { symlinks: true, rename: true, atomicReplace: true, setTime: true, chmod: true, realFolders: true, rangeRead: true },
-  webdav: { symlinks: false, rename: true, atomicReplace: true, setTime: false, chmod: false, realFolders: true, rangeRead: true },
+  // WebDAV's MOVE over an existing file deletes it first (RFC 4918 9.9.3): not one step.
+  webdav: { symlinks: false, rename: true, atomicReplace: false, setTime: false, chmod: false, realFolders: true, rangeRead: true },
   s3: { symlinks: false, rename: false, atomicReplace: true, setTime: false, chmod: false, realFolders: false, rangeRead: true },
 };
 
@@ -288,7 +289,7 @@ export class LiveFsImpl implements LiveFs {
       try {
         await d.write(temp, body, size, signal, onBytes);
         if (signal.aborted) throw cancelled('write');
-        await d.rename(temp, target, signal);
+        if ((await d.rename(temp, target, signal)) === false) notDone.push('atomic');
       } catch (e) {
         await this.removeQuietly(d, temp);
         throw e;

@@ -493,17 +493,22 @@ class SftpDriver implements Driver {
     );
   }
 
-  async rename(from: string, to: string, signal: AbortSignal): Promise<void> {
-    await this.with(signal, 'write', async (c) => {
+  async rename(from: string, to: string, signal: AbortSignal): Promise<boolean> {
+    return this.with(signal, 'write', async (c) => {
       const a = this.abs(from);
       const b = this.abs(to);
-      if (c.posixRename) return this.call<void>(c, 'write', to, (cb) => c.sftp.ext_openssh_rename(a, b, (err) => cb(err, undefined)));
+      if (c.posixRename) {
+        await this.call<void>(c, 'write', to, (cb) => c.sftp.ext_openssh_rename(a, b, (err) => cb(err, undefined)));
+        return true;
+      }
       // SFTP v3's rename refuses an existing target: remove it first (not atomic: a reader may see no file for a moment).
       try {
         await this.call<void>(c, 'write', to, (cb) => c.sftp.rename(a, b, (err) => cb(err, undefined)));
+        return true;
       } catch {
         await this.call<void>(c, 'write', to, (cb) => c.sftp.unlink(b, (err) => cb(err, undefined))).catch(() => undefined);
         await this.call<void>(c, 'write', to, (cb) => c.sftp.rename(a, b, (err) => cb(err, undefined)));
+        return false;
       }
     });
   }

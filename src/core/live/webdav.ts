@@ -91,7 +91,7 @@ function decodeHrefPath(href: string): string {
 }
 
 class DavDriver implements Driver {
-  readonly capabilities = { symlinks: false, rename: true, atomicReplace: true, setTime: false, chmod: false, realFolders: true, rangeRead: true };
+  readonly capabilities = { symlinks: false, rename: true, atomicReplace: false, setTime: false, chmod: false, realFolders: true, rangeRead: true };
   private readonly http: HttpSession;
   private readonly base: URL;
   private auth: string | undefined;
@@ -255,10 +255,13 @@ class DavDriver implements Driver {
     await r.body.dump();
   }
 
-  async rename(from: string, to: string, signal: AbortSignal): Promise<void> {
+  async rename(from: string, to: string, signal: AbortSignal): Promise<boolean> {
     const r = await this.req('MOVE', this.url(from), { destination: this.url(to), overwrite: 'T' }, undefined, signal, 'write');
     if (r.status >= 300) return this.fail(r, 'write', from);
     await r.body.dump();
+    // 204: the destination existed. With Overwrite: T, RFC 4918 (9.9.3) has the server DELETE it
+    // before the move (Apache mod_dav does): two steps, not one.
+    return r.status !== 204;
   }
 
   async close(): Promise<void> {
