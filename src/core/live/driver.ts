@@ -2,7 +2,7 @@
 // gives the shared LiveFs (fs.ts): operations on ROOT-RELATIVE paths already checked, with a
 // signal that carries both the caller's cancel and the timeout. The driver owns its connections
 // (pool, idle close) and reports what each connection step found.
-import type { LiveCapabilities, LiveEndpoint, LiveEntry, LiveOptions, StageReport } from './types';
+import type { LiveEndpoint, LiveEntry, LiveOptions, StageReport } from './types';
 
 export interface DriverContext {
   endpoint: LiveEndpoint;
@@ -24,8 +24,8 @@ export interface DriverRead {
   destroy(): void;
 }
 
+/** What a protocol can do is fs.ts's CAPS (one table, known before any connection). */
 export interface Driver {
-  readonly capabilities: LiveCapabilities;
   /** The root as an absolute server path ('/' for FTP's chroot…), known once connected; for resolving link targets. */
   rootAbs(): string;
   /** Connects now (Test Connection), if not connected. */

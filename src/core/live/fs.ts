@@ -27,6 +27,7 @@ export async function loadDriver(protocol: LiveEndpoint['protocol']): Promise<Cr
 
 const CAPS: Record<LiveEndpoint['protocol'], LiveCapabilities> = {
   ftp: { symlinks: true, rename: true, atomicReplace: true, setTime: true, chmod: true, realFolders: true, rangeRead: true },
+  // SFTP: one step with OpenSSH's posix-rename; a server without it makes a write say notDone 'atomic'.
   sftp: { symlinks: true, rename: true, atomicReplace: true, setTime: true, chmod: true, realFolders: true, rangeRead: true },
   // WebDAV's MOVE over an existing file deletes it first (RFC 4918 9.9.3): not one step.
   webdav: { symlinks: false, rename: true, atomicReplace: false, setTime: false, chmod: false, realFolders: true, rangeRead: true },

@@ -36,7 +36,6 @@ const PRIVATE_V4 = /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|127\.|169\.254\.
 export const createDriver: CreateDriver = (ctx) => new FtpDriver(ctx);
 
 class FtpDriver implements Driver {
-  readonly capabilities = { symlinks: true, rename: true, atomicReplace: true, setTime: true, chmod: true, realFolders: true, rangeRead: true };
   private readonly pool: Pool<Conn>;
   private root: string | undefined;
   private mlsd = true;

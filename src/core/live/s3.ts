@@ -68,7 +68,6 @@ export function parseListPage(xml: string): Page {
 }
 
 class S3Driver implements Driver {
-  readonly capabilities = { symlinks: false, rename: false, atomicReplace: true, setTime: false, chmod: false, realFolders: false, rangeRead: true };
   private readonly http: HttpSession;
   private region: string;
   private secret: string | undefined;

@@ -93,7 +93,6 @@ function keepWindow(sftp: SFTPWrapper): void {
 }
 
 class SftpDriver implements Driver {
-  readonly capabilities = { symlinks: true, rename: true, atomicReplace: true, setTime: true, chmod: true, realFolders: true, rangeRead: true };
   private conn: Promise<Conn> | undefined;
   private root: string | undefined;
   private busy = 0;

@@ -91,7 +91,6 @@ function decodeHrefPath(href: string): string {
 }
 
 class DavDriver implements Driver {
-  readonly capabilities = { symlinks: false, rename: true, atomicReplace: false, setTime: false, chmod: false, realFolders: true, rangeRead: true };
   private readonly http: HttpSession;
   private readonly base: URL;
   private auth: string | undefined;
