@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { checkCleartext } from './trust';
 import type { CreateDriver, Driver, DriverContext, DriverRead } from './driver';
-import { LiveError, type LiveCapabilities, type LiveEndpoint, type LiveEntry, type LiveFs, type LiveOptions, type LiveReadStream, type ListOptions, type OpOptions, type ReadOptions, type WriteOptions, type WriteResult } from './types';
+import { LiveError, type LiveCapabilities, type LiveEndpoint, type LiveEntry, type LiveFs, type LiveOptions, type LiveReadStream, type OpenLive, type ListOptions, type OpOptions, type ReadOptions, type WriteOptions, type WriteResult } from './types';
 import { BatchQueue, baseName, cancelled, checkPath, gather, joinRel, parentRel, resolveLinkTarget } from './util';
 
 /** Loads a protocol's module (a chunk of its own in the build). */
@@ -38,9 +38,7 @@ const MAX_LINK_HOPS = 8;
 const PLAIN_MAX = 200_000;
 
 /** Opens a site's live file system; nothing connects before the first operation. */
-export function openLive(endpoint: LiveEndpoint, options: LiveOptions): LiveFs {
-  return new LiveFsImpl(endpoint, options);
-}
+export const openLive: OpenLive = (endpoint, options) => new LiveFsImpl(endpoint, options);
 
 export class LiveFsImpl implements LiveFs {
   readonly capabilities: LiveCapabilities;

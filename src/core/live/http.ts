@@ -13,7 +13,7 @@ import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { loadUndici } from '../api/agents';
 import type { DriverContext } from './driver';
-import { secureContextOf, verifyTls } from './trust';
+import { secureContextOf, tlsStillTrusted, verifyTls } from './trust';
 import { openTunnel, proxyDisplay, type TunnelRoute } from './tunnel';
 import { LiveError, type LiveStage } from './types';
 import { abortable, cancelled, netError, timedOut, withTimeout } from './util';
@@ -190,7 +190,7 @@ export class HttpSession {
             s.once('secureConnect', () => {
               const fp = s.getPeerCertificate()?.fingerprint256;
               const expired = /CERT_HAS_EXPIRED|CERT_NOT_YET_VALID/.test(String(s.authorizationError ?? ''));
-              if (expired || !(s.authorized || (fp && trusted.has(`${host}:${port}/${fp}`)))) {
+              if (expired || !tlsStillTrusted(s, host, port, trusted)) {
                 s.destroy();
                 return finish(new LiveError('certificate-untrusted', 'tls', `${host}:${port} presented a certificate that was not trusted for this site (SHA-256 ${fp ?? '?'}); nothing was sent.`, { next: 'Run Test Connection to see the certificate and decide.', data: { fingerprint256: fp ?? '' } }), null);
               }

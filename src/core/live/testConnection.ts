@@ -4,9 +4,9 @@
 // key, logged in, the folder listed with its number of entries. A failing step is named with a
 // next step. The test runs from this computer (the service connects from its own addresses).
 import { openLive } from './fs';
-import { LiveError, type LiveEndpoint, type StageReport, type TestOptions, type TestResult } from './types';
+import { LiveError, type LiveEndpoint, type StageReport, type TestConnection, type TestOptions, type TestResult } from './types';
 
-export async function testConnection(endpoint: LiveEndpoint, o: TestOptions): Promise<TestResult> {
+export const testConnection: TestConnection = async (endpoint: LiveEndpoint, o: TestOptions): Promise<TestResult> => {
   const stages: StageReport[] = [];
   const given = o.password;
   const fs = openLive(
@@ -45,4 +45,4 @@ export async function testConnection(endpoint: LiveEndpoint, o: TestOptions): Pr
   } finally {
     await fs.close().catch(() => undefined);
   }
-}
+};
