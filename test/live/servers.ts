@@ -41,6 +41,12 @@ export interface StartOptions {
   ftpListTimeZoneHours?: number;
   /** Keep the run folder (configs, logs, data) after stop(); env SITE_REVISIONS_LIVE_KEEP=1 does the same. */
   keep?: boolean;
+  /**
+   * How long a client may take to log in, seconds, from its TCP connection on: sshd's
+   * LoginGraceTime (default 120) and ProFTPD's TimeoutLogin (default 300). A short one makes the
+   * server drop a login that waits for a person (a trust question, a password prompt).
+   */
+  loginGraceSeconds?: number;
 }
 
 /** A server port that a fault proxy can front (test/live/faultProxy.ts), with FTP's passive data ports. */
@@ -512,6 +518,7 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
       `  TLSRSACertificateFile ${cert.certFile}`,
       `  TLSRSACertificateKeyFile ${cert.keyFile}`,
       '  TLSVerifyClient off',
+      ...(opts.loginGraceSeconds ? [`  TimeoutLogin ${opts.loginGraceSeconds}`] : []),
       '</Global>',
       'TLSEngine on',
       'TLSRequired off',
@@ -589,7 +596,7 @@ function keyFingerprint(pubFile: string): string {
   return m[1]!;
 }
 
-async function startSftp(run: Run, dir: string, master: string): Promise<LiveSftp> {
+async function startSftp(run: Run, dir: string, master: string, opts: StartOptions): Promise<LiveSftp> {
   const account = ensureSftpUser();
   fs.mkdirSync(dir, { mode: 0o711 });
   fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 }); // privilege separation directory
@@ -639,6 +646,7 @@ async function startSftp(run: Run, dir: string, master: string): Promise<LiveSft
       'MaxStartups 200',
       'MaxSessions 20',
       'LogLevel VERBOSE',
+      ...(opts.loginGraceSeconds ? [`LoginGraceTime ${opts.loginGraceSeconds}`] : []),
       '',
     ].join('\n'),
   );
@@ -859,7 +867,7 @@ export async function startLiveServers(opts: StartOptions = {}): Promise<LiveSer
     const ts = Date.now();
     const [ftp, sftp, dav, s3] = await Promise.all([
       kinds.includes('ftp') ? startFtp(run, path.join(root, 'ftp'), master, cert!, expired!, opts) : undefined,
-      kinds.includes('sftp') ? startSftp(run, path.join(root, 'sftp'), master) : undefined,
+      kinds.includes('sftp') ? startSftp(run, path.join(root, 'sftp'), master, opts) : undefined,
       kinds.includes('dav') ? startDav(run, path.join(root, 'dav'), master, cert!, expired!) : undefined,
       kinds.includes('s3') ? startS3(run, path.join(root, 's3'), master, cert!) : undefined,
     ]);

@@ -3,6 +3,7 @@
 // signal that carries both the caller's cancel and the timeout. The driver owns its connections
 // (pool, idle close) and reports what each connection step found.
 import type { LiveEndpoint, LiveEntry, LiveOptions, StageReport } from './types';
+import type { PersonTime } from './util';
 
 export interface DriverContext {
   endpoint: LiveEndpoint;
@@ -11,9 +12,12 @@ export interface DriverContext {
   stage(r: StageReport): void;
   /**
    * The password for a login: `refused` after the server refused the previous one (`why`: its words). Throws
-   * LiveError 'password-needed' when none is given.
+   * LiveError 'password-needed' when none is given. A prompt is timed by `person` (the connection's
+   * silence timers pause meanwhile); a password known already is not a question.
    */
-  password(refused: boolean, why?: string): Promise<string>;
+  password(refused: boolean, why?: string, person?: PersonTime): Promise<string>;
+  /** Asks for a key file's passphrase (LiveSecrets.passphrase), timed by `person`. */
+  passphrase(q: { keyFile: string; reason: 'login' | 'refused' }, person?: PersonTime): Promise<string | undefined>;
   /** Fingerprints trusted for this LiveFs only, and sites whose clear text was allowed once. */
   once: Set<string>;
 }

@@ -77,9 +77,10 @@ export class LiveFsImpl implements LiveFs {
             // a failing listener must not break the connection
           }
         },
-        password: async (refused, why) => {
+        password: async (refused, why, person) => {
           if (this.accepted !== undefined && !refused) return this.accepted;
-          const p = await this.options.secrets.password({ reason: refused ? 'refused' : 'login', site: this.endpoint.label });
+          const q = { reason: refused ? ('refused' as const) : ('login' as const), site: this.endpoint.label };
+          const p = await (person ? person.during(() => this.options.secrets.password(q)) : this.options.secrets.password(q));
           if (p === undefined) {
             throw new LiveError(refused ? 'auth' : 'password-needed', 'login', refused ? `The server refused the login of ${this.endpoint.user}${why ? ` (${why})` : ''}.` : 'No password was given.', {
               next: refused ? 'Check the user name and the password.' : 'Enter the password of this site\'s server (it is kept only if you choose so).',
@@ -88,6 +89,12 @@ export class LiveFsImpl implements LiveFs {
           }
           this.accepted = p;
           return p;
+        },
+        passphrase: (q, person) => {
+          const secrets = this.options.secrets;
+          if (!secrets.passphrase) return Promise.resolve(undefined);
+          const full = { ...q, site: this.endpoint.label };
+          return person ? person.during(() => secrets.passphrase!(full)) : secrets.passphrase(full);
         },
       };
       return create(ctx);

@@ -108,6 +108,8 @@ class S3Driver implements Driver {
   private async req(method: string, url: URL, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal, stage: LiveStage): Promise<HttpReply> {
     const ep = this.ctx.endpoint;
     let refused: string | undefined;
+    // The server's identity first (see webdav.ts): then the secret key, then the login step's time.
+    await this.http.probe(signal);
     for (let attempt = 0; ; attempt++) {
       this.secret ??= await this.ctx.password(refused !== undefined, refused);
       const t = Date.now();

@@ -73,6 +73,138 @@ export function timedOut(stage: LiveStage, ms: number, what = 'The server'): Liv
   });
 }
 
+/** A timer that a question to a person can hold (PersonTime.hold). */
+export interface Pausable {
+  pause(): void;
+  resume(): void;
+}
+
+/**
+ * The time a person takes to answer during one connection attempt (an unknown host key, a
+ * certificate, a password or passphrase prompt). The timeout is the SERVER's silence: the timers
+ * held here pause while a question is open and start again in full once it is answered, and a
+ * step's `ms` leaves the person's time out (StageReport.personMs says it).
+ */
+export class PersonTime {
+  private doneMs = 0;
+  private open = 0;
+  private since = 0;
+  private idleWaiters: (() => void)[] = [];
+  private readonly timers = new Set<Pausable>();
+  /** A question was asked during this attempt (whatever the answer). */
+  asked = false;
+
+  /** Runs `fn`, a question to a person: held timers pause meanwhile, its time is counted. */
+  async during<T>(fn: () => Promise<T>): Promise<T> {
+    this.asked = true;
+    if (this.open++ === 0) {
+      this.since = Date.now();
+      for (const t of this.timers) t.pause();
+    }
+    try {
+      return await fn();
+    } finally {
+      if (--this.open === 0) {
+        this.doneMs += Date.now() - this.since;
+        for (const t of this.timers) t.resume();
+        for (const w of this.idleWaiters.splice(0)) w();
+      }
+    }
+  }
+
+  /** The person's time so far, ms (a question still open included). */
+  total(): number {
+    return this.doneMs + (this.open ? Date.now() - this.since : 0);
+  }
+
+  /** Resolves once no question is open (a server that closed meanwhile is judged after the answer). */
+  idle(): Promise<void> {
+    return this.open ? new Promise((r) => this.idleWaiters.push(r)) : Promise.resolve();
+  }
+
+  /** Pauses `t` during questions (at once if one is open); returns what lets it go. */
+  hold(t: Pausable): () => void {
+    this.timers.add(t);
+    if (this.open) t.pause();
+    return () => this.timers.delete(t);
+  }
+
+  /** A step's times from `t0` (Date.now()) and `p0` (total() then): the server's part and the person's. */
+  step(t0: number, p0: number): { ms: number; personMs?: number } {
+    const personMs = this.total() - p0;
+    return { ms: Math.max(0, Date.now() - t0 - personMs), ...(personMs > 0 ? { personMs } : {}) };
+  }
+}
+
+/**
+ * The time the server is given: fires `onSilent` after `ms`. `pause()` stops it while a person
+ * answers a question, `resume()` starts it again in full (the server is waited for from then on).
+ * `stop()` ends it for good.
+ */
+export class SilenceTimer implements Pausable {
+  private timer: NodeJS.Timeout | undefined;
+  private paused = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly ms: number,
+    private readonly onSilent: () => void,
+  ) {
+    this.arm();
+  }
+
+  private arm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.stopped || this.paused) return;
+    this.timer = setTimeout(() => {
+      this.stopped = true;
+      this.onSilent();
+    }, this.ms);
+  }
+
+  pause(): void {
+    this.paused++;
+    this.arm();
+  }
+
+  resume(): void {
+    if (this.paused > 0) this.paused--;
+    this.arm();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/**
+ * Which steps of a connection attempt are told (DriverContext.stage): 'all' for the first
+ * attempt; 'again' for the one reconnection after the server closed the connection while a
+ * person answered (every step but the name, the TCP step with RECONNECTED as its warning);
+ * 'login' for a retry after a refused password; 'none' for later connections of a pool.
+ */
+export type ReportMode = 'all' | 'again' | 'login' | 'none';
+
+export function reports(mode: ReportMode, stage: LiveStage): boolean {
+  return mode === 'all' || (mode === 'again' && stage !== 'resolve') || (mode === 'login' && stage === 'login');
+}
+
+export const RECONNECTED = 'the server closed the connection while a question was open (servers end a login that waits too long); connected again, and the server\'s identity was checked again';
+
+/**
+ * Whether a failed connection attempt is tried once more: the server closed the connection after
+ * a person was asked something during it (sshd's LoginGraceTime, an FTP server's login timeout),
+ * so the person's answer still holds and nothing about the server is known to be wrong. The
+ * attempt's questions are answered first (a refusal is not a lost connection).
+ */
+export async function closedWhileAsking(e: unknown, person: PersonTime, signal: AbortSignal): Promise<boolean> {
+  await person.idle();
+  return person.asked && !signal.aborted && e instanceof LiveError && e.kind === 'connection-lost';
+}
+
 /**
  * Lets `n` operations at once listen to one signal (each adds a listener or two while it runs:
  * a walk listing 16 folders at once) without Node's "possible EventTarget memory leak" warning.

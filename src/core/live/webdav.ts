@@ -114,6 +114,9 @@ class DavDriver implements Driver {
   private async req(method: string, url: string, headers: Record<string, string>, body: Buffer | AsyncIterable<Uint8Array> | undefined, signal: AbortSignal, stage: LiveStage): Promise<HttpReply> {
     const ep = this.ctx.endpoint;
     let refused = false;
+    // The server's identity first (name, TCP, TLS and its certificate): the password is asked only
+    // then, and the login step's time is the login's.
+    await this.http.probe(signal);
     for (let attempt = 0; ; attempt++) {
       if (this.auth === undefined && ep.user) {
         const pw = await this.ctx.password(refused, refused ? 'HTTP 401' : undefined);
