@@ -389,6 +389,8 @@ class Daemon {
 class Run {
   readonly daemons: Daemon[] = [];
   readonly ports: { host: string; port: number }[] = [];
+  /** Port ranges reserved for the run (FTP's passive ports behind a fault proxy). */
+  readonly held: PortRange[] = [];
   private stopped: Promise<void> | undefined;
 
   constructor(
@@ -410,6 +412,7 @@ class Run {
           errors.push(err instanceof Error ? err.message : String(err));
         }
       }
+      for (const r of this.held.splice(0)) r.release();
       liveRuns.delete(this);
       if (!liveRuns.size) uninstallHandlers();
       if (this.keep) {
@@ -429,24 +432,74 @@ async function freePorts(n: number): Promise<number[]> {
   return [...out];
 }
 
+/** FTP's passive ports for the fault proxy come in slots of this many ports. */
+const PORT_SLOT = 64;
+/** The slots: below the kernel's ephemeral range (32768–60999 here), so no outgoing connection takes one. */
+const SLOT_FIRST = 20000;
+const SLOT_END = 32000;
+
+/** A range of ports held for one run (see reservePortRange). */
+export interface PortRange {
+  from: number;
+  /** Inclusive. */
+  to: number;
+  /** Lets the range go (stop() does it; a process that dies lets it go by itself). */
+  release(): void;
+}
+
 /**
- * `count` consecutive ports free on both 127.0.0.1 and 127.0.0.2, below the kernel's ephemeral
- * range (so no outgoing connection takes one meanwhile), chosen at random so runs at once differ.
+ * Reserves `count` consecutive ports (at most one slot of PORT_SLOT) free on every one of `hosts`,
+ * for as long as the run lasts. Runs at once never get the same range, in this process or in
+ * another (two engineers' test runs, a bench): each slot has a lock, a Unix socket in Linux's
+ * abstract namespace (`\0site-revisions-live-ports/<first port>`), which only one process can
+ * bind and which the kernel lets go when its process ends, however it ends (no stale lock file).
+ * A slot is taken only when its lock is ours and its ports bind on every host at that moment.
+ * `candidates` (tests) gives the slots' first ports to try first.
  */
-async function freeRange(count: number): Promise<number> {
+export async function reservePortRange(count: number, hosts: readonly string[], candidates: readonly number[] = []): Promise<PortRange> {
+  if (count < 1 || count > PORT_SLOT) throw new Error(`a port range is 1 to ${PORT_SLOT} ports, not ${count}`);
   const bindable = (port: number, host: string): Promise<boolean> =>
     new Promise((resolve) => {
       const srv = net.createServer();
       srv.once('error', () => resolve(false));
       srv.listen({ port, host, exclusive: true }, () => srv.close(() => resolve(true)));
     });
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20000 + Math.floor(Math.random() * ((32000 - 20000 - count) / count)) * count;
+  const slots = (SLOT_END - SLOT_FIRST) / PORT_SLOT;
+  const tried = new Set<number>();
+  const order = [...candidates, ...Array.from({ length: 200 }, () => SLOT_FIRST + Math.floor(Math.random() * slots) * PORT_SLOT)];
+  for (const base of order) {
+    if (tried.has(base)) continue;
+    tried.add(base);
+    const lock = await lockSlot(base);
+    if (!lock) continue;
     let ok = true;
-    for (let p = base; p < base + count && ok; p++) ok = (await bindable(p, HOST)) && (await bindable(p, PROXY_SIDE_HOST));
-    if (ok) return base;
+    for (let p = base; p < base + count && ok; p++) for (const h of hosts) if (ok) ok = await bindable(p, h);
+    if (ok) {
+      let held = true;
+      return {
+        from: base,
+        to: base + count - 1,
+        release: () => {
+          if (held) lock.close();
+          held = false;
+        },
+      };
+    }
+    lock.close();
   }
-  throw new Error(`no ${count} consecutive free ports on ${HOST} and ${PROXY_SIDE_HOST}`);
+  throw new Error(`no ${count} consecutive free ports on ${hosts.join(' and ')} (slots of ${PORT_SLOT} from ${SLOT_FIRST} to ${SLOT_END})`);
+}
+
+/** The lock of the slot starting at `base`, or undefined when another run holds it. */
+function lockSlot(base: number): Promise<net.Server | undefined> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer((c) => c.destroy());
+    srv.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(undefined) : reject(new Error(`the port slot's lock ${base}: ${err.message}`, { cause: err }))));
+    srv.listen(`\0site-revisions-live-ports/${base}`, () => {
+      srv.unref(); // a lock keeps no process alive
+      resolve(srv);
+    });
+  });
 }
 
 async function copyTree(from: string, to: string, owner?: { uid: number; gid: number }): Promise<void> {
@@ -482,8 +535,10 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
   run.daemons.push(daemon);
   for (let attempt = 1; ; attempt++) {
     const [port, implicitPort, expiredPort, proxyPort, proxyImplicitPort] = await freePorts(5) as [number, number, number, number, number];
-    const range = await freeRange(64);
-    const pasv = { explicit: { from: range, to: range + 31 }, implicit: { from: range + 32, to: range + 63 } };
+    // Held until stop(): no other run (of this process or another) gets these ports meanwhile.
+    const range = await reservePortRange(64, [HOST, PROXY_SIDE_HOST]);
+    run.held.push(range);
+    const pasv = { explicit: { from: range.from, to: range.from + 31 }, implicit: { from: range.from + 32, to: range.from + 63 } };
     const conf = [
       'ServerType standalone',
       'ServerName "Site Revisions live test"',
@@ -561,6 +616,8 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
       await daemon.start([port, implicitPort, expiredPort]);
       for (const p of [proxyPort, proxyImplicitPort]) while (!(await canConnect(p, PROXY_SIDE_HOST))) await new Promise((r) => setTimeout(r, 25));
     } catch (err) {
+      range.release();
+      run.held.splice(run.held.indexOf(range), 1);
       // A port taken between choosing and binding: choose again.
       if (attempt < 3 && /in use|bind/i.test(String(err))) continue;
       throw err;
