@@ -61,7 +61,17 @@ export interface ProxyTarget {
   dataPorts?: { host: string; from: number; to: number };
 }
 
-export interface LiveFtp {
+/** What a server's TLS ports present: the run's self-signed certificate, and an expired one. */
+export interface LiveCertificates {
+  /** The self-signed certificate (PEM), and its SHA-256 fingerprint (X509Certificate.fingerprint256). */
+  caFile: string;
+  fingerprint256: string;
+  /** The expired certificate (FTP's expiredPort, WebDAV's expiredHttpsUrl), and its fingerprint. */
+  expiredCaFile: string;
+  expiredFingerprint256: string;
+}
+
+export interface LiveFtp extends LiveCertificates {
   host: '127.0.0.1';
   /** Plain FTP, and explicit FTPS (AUTH TLS) on the same port. */
   port: number;
@@ -73,12 +83,6 @@ export interface LiveFtp {
   password: string;
   /** The server's own folder on disk (the user's root: `pwd` is `/`). */
   dataDir: string;
-  /** The self-signed certificate (PEM) the FTPS ports present, and its SHA-256 fingerprint (X509Certificate.fingerprint256). */
-  caFile: string;
-  fingerprint256: string;
-  /** The expired certificate of expiredPort. */
-  expiredCaFile: string;
-  expiredFingerprint256: string;
   /**
    * The same server for a fault proxy: control on 127.0.0.2 and passive ports that the proxy
    * forwards (`startFaultProxy(live.ftp.proxyTargets.explicit)`; clients then connect to
@@ -114,7 +118,7 @@ export interface LiveSftp {
   rotateHostKey(): Promise<string>;
 }
 
-export interface LiveDav {
+export interface LiveDav extends LiveCertificates {
   httpUrl: string;
   httpsUrl: string;
   /** https with the expired certificate (same data, same user). */
@@ -122,10 +126,6 @@ export interface LiveDav {
   user: string;
   password: string;
   dataDir: string;
-  caFile: string;
-  fingerprint256: string;
-  expiredCaFile: string;
-  expiredFingerprint256: string;
 }
 
 export interface LiveS3 {
@@ -194,7 +194,8 @@ function shAsync(cmd: string, args: string[]): Promise<void> {
   });
 }
 
-function canConnect(port: number, host = HOST): Promise<boolean> {
+/** Whether something accepts a TCP connection on host:port. */
+export function canConnect(port: number, host = HOST): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect({ port, host });
     s.once('connect', () => {
@@ -502,6 +503,15 @@ function lockSlot(base: number): Promise<net.Server | undefined> {
   });
 }
 
+/** A ProFTPD virtual host on host:port: TLS optional (plain and AUTH TLS), required, or implicit. */
+function vhost(host: string, port: number, tls: 'optional' | 'required' | 'implicit', more: string[] = []): string[] {
+  return [`<VirtualHost ${host}>`, `  Port ${port}`, ...more, '  TLSEngine on', `  TLSRequired ${tls === 'optional' ? 'off' : 'on'}`, ...(tls === 'implicit' ? ['  TLSOptions UseImplicitSSL'] : []), '</VirtualHost>'];
+}
+
+function certificates(cert: CertFiles, expired: CertFiles): LiveCertificates {
+  return { caFile: cert.certFile, fingerprint256: cert.fingerprint256, expiredCaFile: expired.certFile, expiredFingerprint256: expired.fingerprint256 };
+}
+
 async function copyTree(from: string, to: string, owner?: { uid: number; gid: number }): Promise<void> {
   await shAsync('cp', ['-a', '--no-target-directory', from, to]);
   fs.chmodSync(to, 0o755);
@@ -578,37 +588,13 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
       'TLSEngine on',
       'TLSRequired off',
       // Implicit FTPS.
-      `<VirtualHost ${HOST}>`,
-      `  Port ${implicitPort}`,
-      '  TLSEngine on',
-      '  TLSRequired on',
-      '  TLSOptions UseImplicitSSL',
-      '</VirtualHost>',
+      ...vhost(HOST, implicitPort, 'implicit'),
       // Explicit FTPS presenting the expired certificate.
-      `<VirtualHost ${HOST}>`,
-      `  Port ${expiredPort}`,
-      '  TLSEngine on',
-      '  TLSRequired on',
-      `  TLSRSACertificateFile ${expired.certFile}`,
-      `  TLSRSACertificateKeyFile ${expired.keyFile}`,
-      '</VirtualHost>',
-      // The same two behind a fault proxy: bound on 127.0.0.2, passive ports advertised as
-      // 127.0.0.1 where the proxy listens on the same numbers.
-      `<VirtualHost ${PROXY_SIDE_HOST}>`,
-      `  Port ${proxyPort}`,
-      `  MasqueradeAddress ${HOST}`,
-      `  PassivePorts ${pasv.explicit.from} ${pasv.explicit.to}`,
-      '  TLSEngine on',
-      '  TLSRequired off',
-      '</VirtualHost>',
-      `<VirtualHost ${PROXY_SIDE_HOST}>`,
-      `  Port ${proxyImplicitPort}`,
-      `  MasqueradeAddress ${HOST}`,
-      `  PassivePorts ${pasv.implicit.from} ${pasv.implicit.to}`,
-      '  TLSEngine on',
-      '  TLSRequired on',
-      '  TLSOptions UseImplicitSSL',
-      '</VirtualHost>',
+      ...vhost(HOST, expiredPort, 'required', [`  TLSRSACertificateFile ${expired.certFile}`, `  TLSRSACertificateKeyFile ${expired.keyFile}`]),
+      // The plain/explicit port and the implicit one behind a fault proxy: bound on 127.0.0.2,
+      // passive ports advertised as 127.0.0.1 where the proxy listens on the same numbers.
+      ...vhost(PROXY_SIDE_HOST, proxyPort, 'optional', [`  MasqueradeAddress ${HOST}`, `  PassivePorts ${pasv.explicit.from} ${pasv.explicit.to}`]),
+      ...vhost(PROXY_SIDE_HOST, proxyImplicitPort, 'implicit', [`  MasqueradeAddress ${HOST}`, `  PassivePorts ${pasv.implicit.from} ${pasv.implicit.to}`]),
       '',
     ].join('\n');
     fs.writeFileSync(path.join(dir, 'proftpd.conf'), conf);
@@ -631,10 +617,7 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
       user,
       password,
       dataDir,
-      caFile: cert.certFile,
-      fingerprint256: cert.fingerprint256,
-      expiredCaFile: expired.certFile,
-      expiredFingerprint256: expired.fingerprint256,
+      ...certificates(cert, expired),
       proxyTargets: {
         explicit: { host: PROXY_SIDE_HOST, port: proxyPort, dataPorts: { host: PROXY_SIDE_HOST, ...pasv.explicit } },
         implicit: { host: PROXY_SIDE_HOST, port: proxyImplicitPort, dataPorts: { host: PROXY_SIDE_HOST, ...pasv.implicit } },
@@ -838,10 +821,7 @@ async function startDav(run: Run, dir: string, master: string, cert: CertFiles, 
       user,
       password,
       dataDir,
-      caFile: cert.certFile,
-      fingerprint256: cert.fingerprint256,
-      expiredCaFile: expired.certFile,
-      expiredFingerprint256: expired.fingerprint256,
+      ...certificates(cert, expired),
     };
   }
 }

@@ -13,7 +13,7 @@ import { listProcesses } from '../host/common';
 import { startFaultProxy, type FaultProxy } from '../live/faultProxy';
 import { curlAuth, lftpOpen, peer, rcloneRemote, sftpBatch } from '../live/peers';
 import { listFilesOnDisk, MTIMES, OUTSIDE_FILE, SAME_SIZE, SMALL_SEED_FILES, seedManifest, writeSeed } from '../live/seed';
-import { removeStaleRuns, reservePortRange, startLiveServers, type LiveServers } from '../live/servers';
+import { canConnect, removeStaleRuns, reservePortRange, startLiveServers, type LiveServers } from '../live/servers';
 import { LIVE_PACKAGES, requireLiveServers } from '../live/system';
 import { until } from './helpers/wait';
 
@@ -56,15 +56,8 @@ function alive(pid: number): boolean {
   }
 }
 
-function refused({ host, port }: { host: string; port: number }): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect({ port, host });
-    s.once('connect', () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.once('error', () => resolve(true));
-  });
+async function refused({ host, port }: { host: string; port: number }): Promise<boolean> {
+  return !(await canConnect(port, host));
 }
 
 describe('live servers: the seed', function () {

@@ -23,7 +23,7 @@ import type { CreateDriver, Driver, DriverContext, DriverRead } from './driver';
 import { Pool } from './pool';
 import { secureContextOf, verifyTls } from './trust';
 import { LiveError, type LiveEntry, type LiveStage } from './types';
-import { abortable, baseName, cancelled, closedWhileAsking, joinAbs, joinRel, netError, PersonTime, RECONNECTED, reports, timedOut, type ReportMode } from './util';
+import { abortable, baseName, cancelled, joinAbs, joinRel, LoginDriver, netError, RECONNECTED, reports, timedOut, type PersonTime, type ReportMode } from './util';
 
 interface Conn {
   client: Client;
@@ -35,55 +35,25 @@ const PRIVATE_V4 = /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|127\.|169\.254\.
 
 export const createDriver: CreateDriver = (ctx) => new FtpDriver(ctx);
 
-class FtpDriver implements Driver {
+class FtpDriver extends LoginDriver implements Driver {
   private readonly pool: Pool<Conn>;
-  private root: string | undefined;
   private mlsd = true;
   private mfmt = false;
   private chmodOk = true;
-  private first = true;
 
-  constructor(private readonly ctx: DriverContext) {
+  constructor(ctx: DriverContext) {
+    super(ctx);
     const ep = ctx.endpoint;
     this.pool = new Pool<Conn>(ep.poolSize, (s) => this.open(s), (c) => c.client.close(), ep.idleMs);
-  }
-
-  rootAbs(): string {
-    return this.root ?? '/';
-  }
-
-  private abs(path: string): string {
-    return joinAbs(this.rootAbs(), path);
   }
 
   /**
    * One connection, step by step; reports each step the first time. A server that closed the
    * connection while a person answered (a certificate, the password) is connected to once more.
    */
-  private async open(signal: AbortSignal): Promise<Conn> {
-    const ep = this.ctx.endpoint;
-    const report = this.first;
-    this.first = false;
-    let reconnected = false;
-    try {
-      for (;;) {
-        const person = new PersonTime();
-        try {
-          return await this.openOnce(signal, report ? (reconnected ? 'again' : 'all') : 'none', person);
-        } catch (e) {
-          if (!reconnected && (await closedWhileAsking(e, person, signal))) {
-            reconnected = true;
-            this.ctx.options.log?.('info', `FTP ${ep.host}:${ep.port}: ${RECONNECTED}.`);
-            continue;
-          }
-          throw e;
-        }
-      }
-    } catch (e) {
-      const le = e instanceof LiveError ? e : this.ftpError(e, 'connect', `${ep.host}:${ep.port}`);
-      if (report) this.ctx.stage({ stage: le.stage, ok: false, detail: le.message, ms: 0 });
-      throw le;
-    }
+  private open(signal: AbortSignal): Promise<Conn> {
+    const where = `${this.ctx.endpoint.host}:${this.ctx.endpoint.port}`;
+    return this.connectNew(signal, (e) => this.ftpError(e, 'connect', where), (mode, person) => this.openOnce(signal, mode, person));
   }
 
   private async openOnce(signal: AbortSignal, mode: ReportMode, person: PersonTime): Promise<Conn> {

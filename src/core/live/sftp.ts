@@ -20,10 +20,10 @@ import { lookup } from 'node:dns/promises';
 import { readFile } from 'node:fs/promises';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { Client, utils, type ConnectConfig, type SFTPWrapper, type Stats } from 'ssh2';
-import type { CreateDriver, Driver, DriverContext, DriverRead } from './driver';
+import type { CreateDriver, Driver, DriverRead } from './driver';
 import { knownKeyTypes, verifyHostKey } from './trust';
 import { LiveError, type LiveEntry, type LiveStage } from './types';
-import { abortable, baseName, cancelled, closedWhileAsking, joinAbs, joinRel, netError, PersonTime, RECONNECTED, reports, SilenceTimer, timedOut, withTimeout, type ReportMode } from './util';
+import { abortable, baseName, cancelled, joinAbs, joinRel, LoginDriver, netError, RECONNECTED, reports, SilenceTimer, timedOut, withTimeout, type PersonTime, type ReportMode } from './util';
 
 const CHUNK = 128 * 1024;
 const READ_AHEAD = 32;
@@ -101,55 +101,14 @@ function keepWindow(sftp: SFTPWrapper): void {
   c._protocol.channelWindowAdjust(out.id, amount);
 }
 
-class SftpDriver implements Driver {
+class SftpDriver extends LoginDriver implements Driver {
   private conn: Promise<Conn> | undefined;
-  private root: string | undefined;
   private busy = 0;
   private idleTimer: NodeJS.Timeout | undefined;
-  private first = true;
 
-  constructor(private readonly ctx: DriverContext) {}
-
-  rootAbs(): string {
-    return this.root ?? '/';
-  }
-
-  private abs(path: string): string {
-    return joinAbs(this.rootAbs(), path);
-  }
-
-  private async open(signal: AbortSignal): Promise<Conn> {
-    const ep = this.ctx.endpoint;
-    const report = this.first;
-    this.first = false;
-    let mode: ReportMode = report ? 'all' : 'none';
-    let reconnected = false;
-    try {
-      let refused: string | undefined;
-      for (let attempt = 0; ; attempt++) {
-        const person = new PersonTime();
-        try {
-          return await this.openOnce(signal, mode, refused, person);
-        } catch (e) {
-          if (e instanceof LiveError && e.kind === 'auth' && e.data?.retry === 1 && attempt < 2) {
-            refused = e.detail ?? 'authentication failed';
-            mode = report ? 'login' : 'none';
-            continue;
-          }
-          if (!reconnected && (await closedWhileAsking(e, person, signal))) {
-            reconnected = true;
-            mode = report ? 'again' : 'none';
-            this.ctx.options.log?.('info', `SFTP ${ep.host}:${ep.port}: ${RECONNECTED}.`);
-            continue;
-          }
-          throw e;
-        }
-      }
-    } catch (e) {
-      const le = e instanceof LiveError ? e : netError(e, 'connect', `${ep.host}:${ep.port}`);
-      if (report) this.ctx.stage({ stage: le.stage, ok: false, detail: le.message, ms: 0 });
-      throw le;
-    }
+  private open(signal: AbortSignal): Promise<Conn> {
+    const where = `${this.ctx.endpoint.host}:${this.ctx.endpoint.port}`;
+    return this.connectNew(signal, (e) => (e instanceof LiveError ? e : netError(e, 'connect', where)), (mode, person, refused) => this.openOnce(signal, mode, refused, person));
   }
 
   /** The password, or the key and its passphrase: asked BEFORE connecting (a prompt waits for a person, and no server should wait for it). */
@@ -201,8 +160,8 @@ class SftpDriver implements Driver {
     stage('connect', t, p0, `connected to ${address}:${ep.port}`, mode === 'again' ? RECONNECTED : undefined);
 
     // The credentials go only after the host key (ssh2 waits for hostVerifier's answer). ssh2's
-    // own readyTimeout would count a person's answer against the server: ours (the handshake and
-    // the login within the timeout) pauses while a question is open, and starts again in full.
+    // own readyTimeout (one deadline for the handshake and the login) would count a person's answer
+    // against the server: ours is the server's silence, held while a question is open.
     const cfg: ConnectConfig = {
       sock,
       host: ep.host,
@@ -249,11 +208,15 @@ class SftpDriver implements Driver {
       'login',
       () =>
         new Promise<void>((resolve, reject) => {
-          const silence = new SilenceTimer(ep.timeoutMs, () => {
-            fail(() => timedOut('login', ep.timeoutMs));
-            client.end();
-            sock.destroy();
-          });
+          const silence = new SilenceTimer(
+            ep.timeoutMs,
+            () => {
+              fail(() => timedOut('login', ep.timeoutMs));
+              client.end();
+              sock.destroy();
+            },
+            () => sock.bytesRead,
+          );
           const letGo = person.hold(silence);
           const done = () => {
             silence.stop();

@@ -1,6 +1,7 @@
 // What every protocol of the live layer shares: root-relative paths, cancellation with a
 // timeout, and Node's network errors turned into LiveError with a next step. Plain Node.
 import { getMaxListeners, setMaxListeners } from 'node:events';
+import type { DriverContext } from './driver';
 import { LiveError, type LiveErrorKind, type LiveStage } from './types';
 
 // ---- Paths
@@ -137,18 +138,21 @@ export class PersonTime {
 }
 
 /**
- * The time the server is given: fires `onSilent` after `ms`. `pause()` stops it while a person
- * answers a question, `resume()` starts it again in full (the server is waited for from then on).
- * `stop()` ends it for good.
+ * The server's silence: fires `onSilent` once the server has said nothing for `ms` (`heard` counts
+ * what it said so far, e.g. a socket's bytesRead: the silence starts again whenever it grew).
+ * `pause()` stops it while a person answers a question, `resume()` starts it again in full (the
+ * server is waited for from then on). `stop()` ends it for good.
  */
 export class SilenceTimer implements Pausable {
   private timer: NodeJS.Timeout | undefined;
   private paused = 0;
   private stopped = false;
+  private said = 0;
 
   constructor(
     private readonly ms: number,
     private readonly onSilent: () => void,
+    private readonly heard: () => number = () => 0,
   ) {
     this.arm();
   }
@@ -157,7 +161,9 @@ export class SilenceTimer implements Pausable {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.stopped || this.paused) return;
+    this.said = this.heard();
     this.timer = setTimeout(() => {
+      if (this.heard() !== this.said) return this.arm();
       this.stopped = true;
       this.onSilent();
     }, this.ms);
@@ -200,9 +206,78 @@ export const RECONNECTED = 'the server closed the connection while a question wa
  * so the person's answer still holds and nothing about the server is known to be wrong. The
  * attempt's questions are answered first (a refusal is not a lost connection).
  */
-export async function closedWhileAsking(e: unknown, person: PersonTime, signal: AbortSignal): Promise<boolean> {
+async function closedWhileAsking(e: unknown, person: PersonTime, signal: AbortSignal): Promise<boolean> {
   await person.idle();
   return person.asked && !signal.aborted && e instanceof LiveError && e.kind === 'connection-lost';
+}
+
+/** One attempt at a connection (FTP, SFTP): its steps told as `mode` says, its questions timed by `person`. */
+type ConnectAttempt<C> = (mode: ReportMode, person: PersonTime, refused: string | undefined) => Promise<C>;
+
+/**
+ * What the FTP and SFTP drivers share: the root found at the first login (an absolute server
+ * path), paths under it, and new connections made attempt by attempt (connectInAttempts), the
+ * first of the LiveFs telling its steps.
+ */
+export abstract class LoginDriver {
+  protected root: string | undefined;
+  private first = true;
+
+  constructor(protected readonly ctx: DriverContext) {}
+
+  /** The root as an absolute server path ('/' until the first login). */
+  rootAbs(): string {
+    return this.root ?? '/';
+  }
+
+  protected abs(path: string): string {
+    return joinAbs(this.rootAbs(), path);
+  }
+
+  /** A new connection; `toError` makes a LiveError of anything else thrown. */
+  protected connectNew<C>(signal: AbortSignal, toError: (e: unknown) => LiveError, attempt: ConnectAttempt<C>): Promise<C> {
+    const report = this.first;
+    this.first = false;
+    return connectInAttempts(this.ctx, report, signal, toError, attempt);
+  }
+}
+
+/**
+ * Makes a connection attempt by attempt: a password refused with `data.retry` 1 (SFTP: ssh2 logs in
+ * again only on a new connection) is asked again, twice at most, with the server's words; a
+ * connection the server closed while a person answered (closedWhileAsking) is made once more. The
+ * failing step is told when `report` (the first connection of a LiveFs, whose steps are shown).
+ */
+async function connectInAttempts<C>(ctx: DriverContext, report: boolean, signal: AbortSignal, toError: (e: unknown) => LiveError, attempt: ConnectAttempt<C>): Promise<C> {
+  const ep = ctx.endpoint;
+  let mode: ReportMode = report ? 'all' : 'none';
+  let reconnected = false;
+  let refused: string | undefined;
+  try {
+    for (let tries = 0; ; tries++) {
+      const person = new PersonTime();
+      try {
+        return await attempt(mode, person, refused);
+      } catch (e) {
+        if (e instanceof LiveError && e.kind === 'auth' && e.data?.retry === 1 && tries < 2) {
+          refused = e.detail ?? 'authentication failed';
+          mode = report ? 'login' : 'none';
+          continue;
+        }
+        if (!reconnected && (await closedWhileAsking(e, person, signal))) {
+          reconnected = true;
+          mode = report ? 'again' : 'none';
+          ctx.options.log?.('info', `${ep.protocol.toUpperCase()} ${ep.host}:${ep.port}: ${RECONNECTED}.`);
+          continue;
+        }
+        throw e;
+      }
+    }
+  } catch (e) {
+    const le = toError(e);
+    if (report) ctx.stage({ stage: le.stage, ok: false, detail: le.message, ms: 0 });
+    throw le;
+  }
 }
 
 /**
