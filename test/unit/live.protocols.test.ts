@@ -8,61 +8,13 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { compareLive, LastSeen, openLive, siteEndpoint, testConnection, walkLive, type HistorySource, type HostKey, type LiveEndpoint, type LiveOptions, type TrustDecider, type TrustStore } from '../../src/core/live';
+import { compareLive, LastSeen, openLive, testConnection, walkLive, type HistorySource, type LiveEndpoint } from '../../src/core/live';
 import { nodeWorkingFs } from '../../src/core/status/working';
 import { startFaultProxy } from '../live/faultProxy';
 import { MTIMES, SAME_SIZE, listFilesOnDisk } from '../live/seed';
 import { startLiveServers, type LiveServers } from '../live/servers';
 import { requireLiveServers } from '../live/system';
-
-/** The extension's trust store, in memory (the VS Code side keeps it in globalState). */
-function memoryStore(): TrustStore & { keys: Map<string, HostKey[]>; pinned: Map<string, string[]> } {
-  const keys = new Map<string, HostKey[]>();
-  const pinned = new Map<string, string[]>();
-  const clear = new Set<string>();
-  return {
-    keys,
-    pinned,
-    hostKeys: async (h, p) => keys.get(`${h}:${p}`) ?? [],
-    addHostKey: async (h, p, k) => void keys.set(`${h}:${p}`, [...(keys.get(`${h}:${p}`) ?? []), k]),
-    pins: async (h, p) => pinned.get(`${h}:${p}`) ?? [],
-    addPin: async (h, p, f) => void pinned.set(`${h}:${p}`, [...(pinned.get(`${h}:${p}`) ?? []), f]),
-    cleartextAllowed: async (s) => clear.has(s),
-    allowCleartext: async (s) => void clear.add(s),
-  };
-}
-
-interface Asked {
-  hostKeys: string[];
-  certs: string[];
-}
-
-function options(password: string | undefined, o: { store?: TrustStore; decider?: TrustDecider; knownHostsFiles?: string[]; asked?: Asked; passphrase?: string } = {}): LiveOptions {
-  const asked = o.asked;
-  return {
-    trust: {
-      store: o.store ?? memoryStore(),
-      knownHostsFiles: o.knownHostsFiles ?? [],
-      decider: o.decider ?? {
-        unknownHostKey: async (q) => {
-          asked?.hostKeys.push(q.key.fingerprint);
-          return 'once';
-        },
-        untrustedCertificate: async (q) => {
-          asked?.certs.push(q.cert.fingerprint256);
-          return 'once';
-        },
-      },
-    },
-    secrets: { password: async (q) => (q.reason === 'login' ? password : undefined), passphrase: async () => o.passphrase },
-  };
-}
-
-function ep(site: Parameters<typeof siteEndpoint>[0], local: Parameters<typeof siteEndpoint>[1] = {}): LiveEndpoint {
-  const m = siteEndpoint({ timeout: '10', ...site }, local);
-  assert.ok(m.ok, m.ok ? '' : m.reason);
-  return m.endpoint;
-}
+import { ep, memoryStore, options } from './helpers/liveOptions';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -300,6 +252,44 @@ describe('live servers: the connection layer against real servers', function () 
       fs.rmSync(state.file, { force: true });
     } finally {
       fs.rmSync(local, { recursive: true, force: true });
+    }
+  });
+
+  it('writes: replacing a file is one step over SFTP (posix-rename) and FTP; WebDAV\'s MOVE over it is two, and the write says so (notDone atomic); S3 refuses a file above its bound before sending anything', async function () {
+    this.timeout(60_000);
+    for (const name of ['SFTP', 'FTP (plain, loopback)', 'WebDAV http']) {
+      const site = sites()[name]!;
+      const fsys = openLive(site.endpoint, options(site.password, { knownHostsFiles: [live.sftp!.knownHostsFile] }));
+      try {
+        const first = await fsys.write('replace me.txt', Buffer.from('one'));
+        assert.deepEqual(first.notDone, [], `${name}: a new file`);
+        const second = await fsys.write('replace me.txt', Buffer.from('two!'));
+        assert.equal(fs.readFileSync(path.join(site.dataDir, 'replace me.txt'), 'utf8'), 'two!', name);
+        assert.deepEqual(second.notDone, name === 'WebDAV http' ? ['atomic'] : [], `${name}: replacing`);
+        assert.equal(fsys.capabilities.atomicReplace, name !== 'WebDAV http');
+        await fsys.delete('replace me.txt');
+      } finally {
+        await fsys.close();
+      }
+    }
+    const site = sites().S3!;
+    const fsys = openLive(site.endpoint, options(site.password));
+    try {
+      let read = false;
+      async function* never() {
+        read = true;
+        yield Buffer.alloc(1);
+      }
+      await assert.rejects(fsys.write('huge.bin', never(), { size: 65 * 1024 * 1024 }), (e: { kind?: string; next?: string }) => e.kind === 'too-large' && /multipart/.test(e.next ?? ''));
+      assert.equal(read, false, 'a size above the bound is refused before reading');
+      const mib = Buffer.alloc(1024 * 1024, 7);
+      async function* big() {
+        for (let i = 0; i < 65; i++) yield mib;
+      }
+      await assert.rejects(fsys.write('huge.bin', big()), (e: { kind?: string }) => e.kind === 'too-large');
+      assert.equal(await fsys.stat('huge.bin'), undefined, 'nothing was sent');
+    } finally {
+      await fsys.close();
     }
   });
 
