@@ -157,7 +157,13 @@ class DavDriver implements Driver {
   }
 
   private async propfind(path: string, depth: 0 | 1, onResp: (r: Resp) => void, signal: AbortSignal, stage: LiveStage): Promise<boolean> {
-    const r = await this.req('PROPFIND', this.url(path, depth === 1), { depth: String(depth), 'content-type': 'application/xml; charset=utf-8' }, Buffer.from(PROPFIND_BODY), signal, stage);
+    const headers = { depth: String(depth), 'content-type': 'application/xml; charset=utf-8' };
+    let r = await this.req('PROPFIND', this.url(path, depth === 1), headers, Buffer.from(PROPFIND_BODY), signal, stage);
+    if (depth === 0 && path && (r.status === 301 || r.status === 302)) {
+      // A folder asked for without its trailing slash: Apache redirects to the slashed URL.
+      await r.body.dump().catch(() => undefined);
+      r = await this.req('PROPFIND', this.url(path, true), headers, Buffer.from(PROPFIND_BODY), signal, stage);
+    }
     if (r.status === 404) {
       await r.body.dump().catch(() => undefined);
       return false;
