@@ -1,7 +1,7 @@
 // The guard's rules (issue 34 §2), plain Node and pure but for the history lookup.
 //
-// The base of a path, in order: what this computer last downloaded or uploaded for it (the
-// last-seen record: size, the server's raw modification time, SHA-256, and the etag when the
+// The base of a path, in order: what this computer last downloaded or uploaded for it (its
+// record in bases.ts: size, the server's raw modification time, SHA-256, and the etag when the
 // protocol gives one), else the newest revision on the service (its content's SHA-256), else none.
 //
 // A live file is UNCHANGED since a last-seen record, without reading it, when its size is the
@@ -17,7 +17,6 @@
 // ever compared raw with raw, from the same server: never a live time with a local one or with a
 // revision's date (a server clock hours off, or in another time zone, raises no alarm).
 import type { HistorySource } from '../live/compare';
-import type { LastSeen } from '../live/lastSeen';
 import type { LastSeenRecord, LiveEntry, LiveProtocol } from '../live/types';
 import type { BaseInfo } from './types';
 
@@ -58,8 +57,8 @@ export async function newestOf(history: HistorySource | undefined, p: string, si
 }
 
 /** The base of a path (see the file's comment). */
-export async function baseOf(p: string, lastSeen: LastSeen, history: HistorySource | undefined, signal: AbortSignal): Promise<BaseInfo> {
-  const r = lastSeen.get(p);
+export async function baseOf(p: string, bases: { get(p: string): LastSeenRecord | undefined }, history: HistorySource | undefined, signal: AbortSignal): Promise<BaseInfo> {
+  const r = bases.get(p);
   if (r) return { from: 'last-seen', sha256: r.sha256, size: r.size, mtimeRaw: r.mtimeRaw, ...(r.etag ? { etag: r.etag } : {}), at: r.at, by: r.by };
   const n = await newestOf(history, p, signal);
   if (n?.sha256) return { from: 'newest-revision', sha256: n.sha256, revisionId: n.revisionId, ...(n.size !== undefined ? { size: n.size } : {}) };

@@ -20,6 +20,7 @@ import { createHash } from 'node:crypto';
 import type { HistorySource } from '../live/compare';
 import type { LastSeen } from '../live/lastSeen';
 import { LiveError, type LiveEntry, type LiveFs } from '../live/types';
+import type { Bases } from './bases';
 import type { KeptCopies } from './copies';
 import { baseOf, newestOf, sameVersion, unchangedSince } from './guard';
 import { IN_MEMORY_BYTES, LocalFolder, throwIfCancelled, type LocalFile, type LocalSkip } from './local';
@@ -31,8 +32,10 @@ export interface TransferSite {
   siteId: string;
   /** The mapped folder (absolute path on this computer). */
   localRoot: string;
-  /** The site's last-seen state (LastSeen.load(LastSeen.fileFor(accountCacheDir, siteId))). */
-  lastSeen: LastSeen;
+  /** The guard's bases: what this computer last downloaded or uploaded (Bases.load(Bases.fileFor(accountCacheDir, siteId))). */
+  bases: Bases;
+  /** The live layer's last-seen state, the hash cache of Compare and Live Drift (LastSeen.load(LastSeen.fileFor(…))): updated after each transfer. Optional. */
+  lastSeen?: LastSeen;
   /** The account's kept copies (KeptCopies.open). */
   copies: KeptCopies;
   /** The newest revisions (storeHistory(store, siteId, 'complete')): the base when nothing was transferred yet, and the third side of the diffs. */
@@ -75,7 +78,7 @@ interface Source {
 }
 
 /** Counts progress and hands it on, at most every 100 ms (and at the end). */
-class Progress {
+export class Progress {
   readonly p: TransferProgress = { phase: 'listing', files: { done: 0, total: 0 }, bytes: { done: 0, total: 0 }, conflicts: 0, failed: 0, skipped: 0 };
   private last = 0;
   constructor(private readonly cb: TransferOptions['onProgress']) {}
@@ -195,16 +198,53 @@ export class Transfers {
   async removeLive(p: string, known: Known, why: KeepReason, signal: AbortSignal, force = false): Promise<FileOutcome> {
     const { livePath, entry } = await this.resolveLive(p, known, signal);
     if (!entry) return { path: p, action: 'deleted', side: 'live' };
-    const base = await baseOf(livePath, this.site.lastSeen, this.site.history, signal);
+    const base = await baseOf(livePath, this.site.bases, this.site.history, signal);
     const check = await this.checkLive(livePath, entry, base, signal);
     if (!force && (base.from === 'none' || check.liveSha !== base.sha256)) {
       throw new TransferError('exists', 'live', `${p} changed on the server since this computer last saw it: it was not deleted.`, { next: 'Compare it with what you expected; delete it again to delete it anyway (its bytes are kept).', path: p });
     }
     const kept = await this.keepLive(livePath, entry, check.liveSha, why, undefined);
     await this.site.live.delete(livePath, { signal });
-    this.site.lastSeen.delete(livePath);
+    this.recordLive(livePath, undefined, '', 'upload');
     await this.site.copies.dropBase(this.site.siteId, livePath);
     return { path: p, action: 'deleted', side: 'live', kept };
+  }
+
+  /**
+   * Deletes a working file (a sync's delete of a file deleted on the server) through the guard: it
+   * must be what this computer last transferred (or the version a conflict showed: `expectSha`),
+   * and the live file must still be gone. Its bytes are kept first.
+   */
+  async removeLocal(p: string, signal: AbortSignal, expectSha?: string): Promise<FileOutcome> {
+    const l = await this.local.lookup(p);
+    if (l.kind === 'missing') return { path: p, action: 'deleted', side: 'local' };
+    if (l.kind === 'skip') return { path: p, action: 'skipped', reason: l.skip.reason, detail: l.skip.detail };
+    const w = l.file.size <= IN_MEMORY_BYTES ? await this.local.readAll(l.file, signal) : { sha256: await this.local.hash(l.file, signal), bytes: undefined };
+    const { livePath, entry } = await this.resolveLive(p, undefined, signal);
+    const base = await baseOf(livePath, this.site.bases, this.site.history, signal);
+    if (expectSha !== undefined ? w.sha256 !== expectSha : base.from === 'none' || w.sha256 !== base.sha256) {
+      return { path: p, action: 'conflict', conflict: await this.conflict('sync', 'deleted-live', p, livePath, entry, undefined, undefined, { file: l.file, size: l.file.size, sha256: w.sha256 }, this.site.isUnsaved?.(p), base, signal) };
+    }
+    if (entry) throw new TransferError('exists', 'live', `${p} is on the server again: the working file was not deleted.`, { next: 'Make the plan again.', path: p });
+    const kept = await this.keepWorking(p, l.file, w.bytes, 'sync-delete');
+    await this.local.remove(p);
+    this.recordLive(livePath, undefined, '', 'download');
+    return { path: p, action: 'deleted', side: 'local', kept };
+  }
+
+  /** A sync plan's conflict as it stands now, with its choices. */
+  async syncConflict(p: string, reason: ConflictReason, signal: AbortSignal): Promise<FileOutcome> {
+    const { livePath, entry } = await this.resolveLive(p, undefined, signal);
+    const l = await this.local.lookup(p);
+    const base = await baseOf(livePath, this.site.bases, this.site.history, signal);
+    let working: Source | undefined;
+    if (l.kind === 'file') working = { file: l.file, size: l.file.size, sha256: l.file.size <= IN_MEMORY_BYTES ? (await this.local.readAll(l.file, signal)).sha256 : await this.local.hash(l.file, signal) };
+    const check = entry ? await this.checkLive(livePath, entry, base, signal) : undefined;
+    if (check && working && check.liveSha === working.sha256) {
+      this.recordLive(livePath, entry, working.sha256, 'read');
+      return { path: p, action: 'identical', sha256: working.sha256 };
+    }
+    return { path: p, action: 'conflict', conflict: await this.conflict('sync', reason, p, livePath, entry, check?.liveSha, check?.blob, working, this.site.isUnsaved?.(p), base, signal) };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -397,9 +437,15 @@ export class Transfers {
     return this.site.copies.keep({ kind: 'copy', siteId: this.site.siteId, path: livePath, size: entry.size ?? 0, sha256, why, side: 'live', live: liveTimes(entry) });
   }
 
+  /** Records what the live file now is (the base), and tells the live layer's hash cache. */
   private recordLive(livePath: string, e: LiveEntry | undefined, sha256: string, by: 'read' | 'download' | 'upload'): void {
-    if (e) this.site.lastSeen.set(livePath, e, sha256, by);
-    else this.site.lastSeen.delete(livePath);
+    if (e) {
+      this.site.bases.set(livePath, e, sha256, by);
+      this.site.lastSeen?.set(livePath, e, sha256, by);
+    } else {
+      this.site.bases.delete(livePath);
+      this.site.lastSeen?.delete(livePath);
+    }
   }
 
   /** The working file as an upload source (read whole when small, else hashed in a first pass). */
@@ -443,7 +489,7 @@ export class Transfers {
     const src = given ?? (await this.workingSource(p, signal));
     if ('action' in src) return src;
     const { livePath, entry } = await this.resolveLive(p, known, signal);
-    const base = await baseOf(livePath, this.site.lastSeen, this.site.history, signal);
+    const base = await baseOf(livePath, this.site.bases, this.site.history, signal);
     const again = (reasonIfChanged: ConflictReason, liveSha: string | undefined, blob: string | undefined) =>
       this.conflictOutcome('upload', reasonIfChanged, p, livePath, entry, liveSha, blob, src, undefined, base, signal, given);
     let kept: KeptCopy | undefined;
@@ -511,7 +557,7 @@ export class Transfers {
     const l = await this.local.lookup(p);
     if (l.kind === 'skip') return { path: p, action: 'skipped', reason: l.skip.reason, detail: l.skip.detail };
     const working = l.kind === 'file' ? l.file : undefined;
-    const base = await baseOf(livePath, this.site.lastSeen, this.site.history, signal);
+    const base = await baseOf(livePath, this.site.bases, this.site.history, signal);
     const shown = o.expect;
     let w: { sha256: string; bytes: Buffer | undefined } | undefined;
     if (working) w = working.size <= IN_MEMORY_BYTES ? await this.local.readAll(working, signal) : { sha256: await this.local.hash(working, signal), bytes: undefined };
@@ -579,7 +625,7 @@ export class Transfers {
   }
 
   /** Keeps a working file's bytes before Take Theirs replaces them. */
-  private async keepWorking(p: string, f: LocalFile, bytes: Buffer | undefined): Promise<KeptCopy> {
+  private async keepWorking(p: string, f: LocalFile, bytes: Buffer | undefined, why: KeepReason = 'take-theirs'): Promise<KeptCopy> {
     this.site.copies.checkRoom(f.size, p);
     let sha256: string;
     if (bytes) sha256 = await this.site.copies.putBlob(bytes);
@@ -593,7 +639,7 @@ export class Transfers {
       }
       sha256 = (await sink.commit()).sha256;
     }
-    return this.site.copies.keep({ kind: 'copy', siteId: this.site.siteId, path: p, size: f.size, sha256, why: 'take-theirs', side: 'local' });
+    return this.site.copies.keep({ kind: 'copy', siteId: this.site.siteId, path: p, size: f.size, sha256, why, side: 'local' });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -641,9 +687,17 @@ export class Transfers {
       working: { exists: !!working && !given, file: this.local.abs(p), ...(working && !given ? { size: working.size, sha256: working.sha256 } : {}), ...(unsaved ? { unsaved } : {}) },
       base,
       ...(newest ? { newest: { revisionId: newest.revisionId, ...(newest.sha256 ? { sha256: newest.sha256 } : {}) } } : {}),
-      overwriteLive: choice((o) => this.upload(p, undefined, { ...o, keepBase: true, why: given ? 'put-back' : 'upload', expect: shown }, undefined, given)),
+      // Overwrite: the live side becomes the working one (deleted when there is no working file).
+      overwriteLive: choice(async (o) => {
+        if (working || given) return this.upload(p, undefined, { ...o, keepBase: true, why: given ? 'put-back' : 'upload', expect: shown }, undefined, given);
+        const sig = o.signal ?? noSignal;
+        const now = await this.resolveLive(p, undefined, sig);
+        if (now.entry && !(await this.stillShown(now.livePath, now.entry, shown, sig)).same) return changed(await this.syncConflict(p, reason, sig));
+        return this.removeLive(p, now.entry ?? null, 'sync-delete', sig, true);
+      }),
+      // Take Theirs: the working side becomes the live one (deleted when there is no live file).
       overwriteWorking: choice((o) => {
-        if (!entry) throw new TransferError('not-found', 'live', `${p} is not on the server: there is nothing to take.`, { next: 'Keep the working file, or delete it yourself.', path: p });
+        if (!entry) return this.removeLocal(p, o.signal ?? noSignal, working?.sha256);
         return this.download(p, undefined, { ...o, keepBase: true, expect: shown });
       }),
       cancel: async () => {
@@ -682,12 +736,14 @@ export class Transfers {
     throw TransferError.from(e);
   }
 
-  /** Writes the last-seen state (a failure is logged: it costs a read next time, nothing else). */
+  /** Writes the bases and the last-seen state (a failure is logged: it costs a read, or a conflict to answer, next time; nothing else). */
   async saveState(): Promise<void> {
-    try {
-      await this.site.lastSeen.save();
-    } catch (e) {
-      this.site.log?.('warn', `The last-seen state could not be written (${e instanceof Error ? e.message : String(e)}).`);
+    for (const [what, s] of [['bases', this.site.bases], ['last-seen state', this.site.lastSeen]] as const) {
+      try {
+        await s?.save();
+      } catch (e) {
+        this.site.log?.('warn', `The ${what} could not be written (${e instanceof Error ? e.message : String(e)}).`);
+      }
     }
   }
 }
@@ -726,13 +782,13 @@ function pickEntry(e: LiveEntry): { size?: number; mtimeRaw?: string; mtime?: nu
 
 const onFileOf = new WeakMap<FolderResult, (o: FileOutcome) => void>();
 
-function emptyResult(onFile?: (o: FileOutcome) => void): FolderResult {
+export function emptyResult(onFile?: (o: FileOutcome) => void): FolderResult {
   const r: FolderResult = { files: [], conflicts: [], counts: { uploaded: 0, downloaded: 0, identical: 0, conflicts: 0, failed: 0, skipped: 0, deleted: 0 }, bytes: 0, cancelled: false };
   if (onFile) onFileOf.set(r, onFile);
   return r;
 }
 
-function push(r: FolderResult, prog: Progress, o: FileOutcome): void {
+export function push(r: FolderResult, prog: Progress, o: FileOutcome): void {
   r.files.push(o);
   try {
     onFileOf.get(r)?.(o);
@@ -768,7 +824,7 @@ function push(r: FolderResult, prog: Progress, o: FileOutcome): void {
   prog.outcome(o);
 }
 
-function finish(r: FolderResult, prog: Progress): FolderResult {
+export function finish(r: FolderResult, prog: Progress): FolderResult {
   r.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   prog.p.phase = 'done';
   prog.tell(true);

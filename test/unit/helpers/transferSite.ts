@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { HistorySource, NewestInfo } from '../../../src/core/live/compare';
 import { LastSeen } from '../../../src/core/live/lastSeen';
 import type { LiveFs } from '../../../src/core/live/types';
+import { Bases } from '../../../src/core/transfer/bases';
 import { KeptCopies } from '../../../src/core/transfer/copies';
 import { Transfers, type TransferSite } from '../../../src/core/transfer/transfer';
 import type { LiveKind, LiveServers } from '../../live/servers';
@@ -41,6 +42,7 @@ export interface TestSite {
   server: ServerSide;
   local: string;
   cache: string;
+  bases: Bases;
   lastSeen: LastSeen;
   copies: KeptCopies;
   history: TestHistory;
@@ -63,21 +65,23 @@ export async function openTestSite(servers: LiveServers, kind: LiveKind, o: Site
   fs.mkdirSync(local);
   const siteId = o.siteId ?? `site-${kind}`;
   const live = await openSite(servers, kind, { ...o, siteId });
+  const bases = await Bases.load(Bases.fileFor(cache, siteId));
   const lastSeen = await LastSeen.load(LastSeen.fileFor(cache, siteId));
   const copies = await KeptCopies.open({ folder: KeptCopies.folderFor(cache), maxBytes: o.maxBytes ?? 64 * 1024 * 1024 });
   const history = new TestHistory();
-  const make = (ls: LastSeen, cp: KeptCopies, extra: Partial<TransferSite> = {}) =>
-    new Transfers({ live, siteId, localRoot: local, lastSeen: ls, copies: cp, history, ...(o.isUnsaved ? { isUnsaved: o.isUnsaved } : {}), ...(o.verify ? { verify: o.verify } : {}), ...(o.concurrency ? { concurrency: o.concurrency } : {}), ...extra });
+  const make = (b: Bases, ls: LastSeen, cp: KeptCopies, extra: Partial<TransferSite> = {}) =>
+    new Transfers({ live, siteId, localRoot: local, bases: b, lastSeen: ls, copies: cp, history, ...(o.isUnsaved ? { isUnsaved: o.isUnsaved } : {}), ...(o.verify ? { verify: o.verify } : {}), ...(o.concurrency ? { concurrency: o.concurrency } : {}), ...extra });
   const site: TestSite = {
     kind,
     live,
     server: serverSide(servers, kind),
     local,
     cache,
+    bases,
     lastSeen,
     copies,
     history,
-    tx: make(lastSeen, copies),
+    tx: make(bases, lastSeen, copies),
     readLocal: (rel) => {
       const p = path.join(local, ...rel.split('/'));
       return fs.existsSync(p) ? fs.readFileSync(p) : undefined;
@@ -87,7 +91,7 @@ export async function openTestSite(servers: LiveServers, kind: LiveKind, o: Site
       fs.mkdirSync(path.dirname(p), { recursive: true });
       fs.writeFileSync(p, bytes);
     },
-    reopen: async (extra) => make(await LastSeen.load(LastSeen.fileFor(cache, siteId)), await KeptCopies.open({ folder: KeptCopies.folderFor(cache), maxBytes: o.maxBytes ?? 64 * 1024 * 1024 }), extra),
+    reopen: async (extra) => make(await Bases.load(Bases.fileFor(cache, siteId)), await LastSeen.load(LastSeen.fileFor(cache, siteId)), await KeptCopies.open({ folder: KeptCopies.folderFor(cache), maxBytes: o.maxBytes ?? 64 * 1024 * 1024 }), extra),
     close: async () => {
       await live.close();
     },
