@@ -3,14 +3,15 @@
 // other, new on either side, excluded), deleting off by default, one direction only, and the run:
 // each row through the guard, results read from the server's folder and the mapped folder.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { compareLive } from '../../src/core/live/compare';
+import { nodeWorkingFs } from '../../src/core/status/working';
 import { compileExcludes, DEFAULT_EXCLUDES } from '../../src/core/transfer/ignore';
 import { planSync, runSync, type SyncPlan } from '../../src/core/transfer/sync';
 import { startLiveServers, type LiveServers } from '../live/servers';
 import { requireLiveServers, type LiveKind } from '../live/system';
 import { openTestSite, removeTestSites, type TestSite } from './helpers/transferSite';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 
 const T0 = Date.parse('2023-03-04T05:06:07Z');
 
@@ -164,7 +165,7 @@ describe('live transfer: sync a folder against the real servers', function () {
       assert.equal((await s.tx.downloadFile('cmp/f.txt')).action, 'downloaded');
       await s.server.write('cmp/f.txt', 'BASE\n', T0 + 60_000); // the same size: the comparison reads it
       // Compare Live with Local (the connection layer's engine) with the shared last-seen state.
-      const cmp = await compareLive(s.live, { root: 'cmp', local: (await import('../../src/core/status/working')).nodeWorkingFs(s.local), lastSeen: s.lastSeen });
+      const cmp = await compareLive(s.live, { root: 'cmp', local: nodeWorkingFs(s.local), lastSeen: s.lastSeen });
       assert.equal(cmp.counts.differsFromLocal, 1);
       assert.equal(s.lastSeen.get('cmp/f.txt')?.by, 'read');
       s.writeLocal('cmp/f.txt', 'mine\n');
