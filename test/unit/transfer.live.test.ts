@@ -3,6 +3,9 @@
 // signatures. What is expected is read from the servers' own folders on disk (S3: through rclone)
 // and from the mapped folder on disk, never from the code under test.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { startLiveServers, type LiveServers } from '../live/servers';
 import { ALL_KINDS, requireLiveServers, type LiveKind } from '../live/system';
 import { isTempName } from '../../src/core/transfer/local';
@@ -234,6 +237,85 @@ describe('live transfer: guarded upload and download against the real servers', 
       });
     });
   }
+
+  describe('symbolic links are never followed out of either root', function () {
+    this.timeout(120_000);
+    it('sftp: live links outside the site or to folders are left alone; a link to a file inside is read, and written through (it stays a link)', async () => {
+      const s = await openTestSite(servers, 'sftp', { siteId: 'links-live' });
+      const data = servers.sftp!.dataDir;
+      try {
+        await s.server.write('ln/in.txt', 'inside\n', T0);
+        await s.server.write('ln/sub/x.txt', 'x\n', T0);
+        const link = (target: string, name: string) => {
+          fs.symlinkSync(target, path.join(data, 'ln', name));
+          fs.lchownSync(path.join(data, 'ln', name), fs.statSync(data).uid, fs.statSync(data).gid);
+        };
+        link('in.txt', 'inside.txt');
+        link('../../outside.txt', 'outside.txt');
+        link('/etc/hostname', 'absolute.txt');
+        link('sub', 'dir-link');
+        const r = await s.tx.downloadFolder('ln');
+        const by = Object.fromEntries(r.files.map((f) => [f.path, f.action === 'skipped' ? `skipped ${f.reason}` : f.action]));
+        assert.equal(by['ln/in.txt'], 'downloaded');
+        assert.equal(by['ln/inside.txt'], 'downloaded');
+        assert.equal(by['ln/outside.txt'], 'skipped link-outside');
+        assert.equal(by['ln/absolute.txt'], 'skipped link-outside');
+        assert.equal(by['ln/dir-link'], 'skipped link-to-folder');
+        assert.equal(s.readLocal('ln/inside.txt')?.toString(), 'inside\n');
+        for (const n of localNames(s.local)) {
+          const f = path.join(s.local, n);
+          if (fs.statSync(f).isFile()) assert.ok(!fs.readFileSync(f, 'utf8').includes('OUTSIDE THE ROOT'), `${n} holds nothing from outside the root`);
+        }
+        // Uploading over the link to a file inside writes its target; the link stays a link.
+        s.writeLocal('ln/inside.txt', 'through the link\n');
+        ok(await s.tx.uploadFile('ln/inside.txt'), 'uploaded');
+        assert.equal(fs.readFileSync(path.join(data, 'ln', 'in.txt'), 'utf8'), 'through the link\n');
+        assert.ok(fs.lstatSync(path.join(data, 'ln', 'inside.txt')).isSymbolicLink());
+        // Uploading over a link that leads outside: refused; what it points to is untouched.
+        const outsideBefore = fs.readFileSync(path.join(data, '..', 'outside.txt'));
+        s.writeLocal('ln/outside.txt', 'overwrite?\n');
+        const out = await s.tx.uploadFile('ln/outside.txt');
+        assert.ok(out.action === 'failed' && out.error.kind === 'outside-root', JSON.stringify(out.action));
+        assert.deepEqual(fs.readFileSync(path.join(data, '..', 'outside.txt')), outsideBefore);
+        assert.ok(fs.lstatSync(path.join(data, 'ln', 'outside.txt')).isSymbolicLink());
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('sftp: local links outside the mapped folder or to folders are not uploaded, and a download never writes through one', async () => {
+      const s = await openTestSite(servers, 'sftp', { siteId: 'links-local' });
+      const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'sroutside-'));
+      try {
+        fs.writeFileSync(path.join(elsewhere, 'secret.txt'), 'not part of the site\n');
+        s.writeLocal('lk/real.txt', 'real\n');
+        fs.symlinkSync('real.txt', path.join(s.local, 'lk', 'link-in.txt'));
+        fs.symlinkSync(path.join(elsewhere, 'secret.txt'), path.join(s.local, 'lk', 'link-out.txt'));
+        fs.symlinkSync(elsewhere, path.join(s.local, 'lk', 'dir-out'));
+        fs.mkdirSync(path.join(s.local, 'lk', 'sub'));
+        fs.symlinkSync('..', path.join(s.local, 'lk', 'sub', 'loop')); // a loop back to lk
+        const r = await s.tx.uploadFolder('lk');
+        const by = Object.fromEntries(r.files.map((f) => [f.path, f.action === 'skipped' ? `skipped ${f.reason}` : f.action]));
+        assert.equal(by['lk/real.txt'], 'uploaded');
+        assert.equal(by['lk/link-in.txt'], 'uploaded');
+        assert.equal(by['lk/link-out.txt'], 'skipped link-outside');
+        assert.match(by['lk/dir-out']!, /^skipped link-(outside|to-folder)$/);
+        assert.equal(by['lk/sub/loop'], 'skipped link-to-folder');
+        assert.equal((await s.server.read('lk/link-in.txt'))?.toString(), 'real\n');
+        assert.deepEqual((await s.server.names('lk')).sort(), ['link-in.txt', 'real.txt']);
+        // A download over a working file that is a link to a place outside: refused, the place untouched.
+        await s.server.write('lk2/x.txt', 'from the server\n', T0);
+        fs.mkdirSync(path.join(s.local, 'lk2'));
+        fs.symlinkSync(path.join(elsewhere, 'secret.txt'), path.join(s.local, 'lk2', 'x.txt'));
+        const d = await s.tx.downloadFile('lk2/x.txt');
+        assert.ok(d.action === 'skipped' || (d.action === 'failed' && d.error.kind === 'outside-root'), JSON.stringify(d.action));
+        assert.equal(fs.readFileSync(path.join(elsewhere, 'secret.txt'), 'utf8'), 'not part of the site\n');
+      } finally {
+        fs.rmSync(elsewhere, { recursive: true, force: true });
+        await s.close();
+      }
+    });
+  });
 
   describe('a server clock hours off', function () {
     this.timeout(120_000);
