@@ -169,12 +169,16 @@ export async function compareLive(live: LiveFs, o: CompareOptions): Promise<Comp
 
   // Live hashes, read at most once per file: from the last-seen state or by reading.
   const liveHash = new Map<string, Promise<string | undefined>>();
+  const fromState = new Set<string>();
   const hashOf = (p: string): Promise<string | undefined> => {
     let h = liveHash.get(p);
     if (!h) {
       const e = liveFiles.get(p)!;
       const known = o.lastSeen?.hashIfUnchanged(p, e);
-      if (known) h = Promise.resolve(known);
+      if (known) {
+        fromState.add(p);
+        h = Promise.resolve(known);
+      }
       else if ((e.size ?? 0) > maxRead) h = Promise.resolve(undefined);
       else {
         h = (async () => {
@@ -212,7 +216,7 @@ export async function compareLive(live: LiveFs, o: CompareOptions): Promise<Comp
       } else {
         const sum = await hashOf(p);
         if (sum === undefined) emit({ path: p, group: 'differsFromLocal', basis: 'unreadable', live: liveInfo(e), local });
-        else if (sum !== w.digest) emit({ path: p, group: 'differsFromLocal', basis: 'hash', live: liveInfo(e, sum), local });
+        else if (sum !== w.digest) emit({ path: p, group: 'differsFromLocal', basis: fromState.has(p) ? 'lastSeen' : 'hash', live: liveInfo(e, sum), local });
       }
       progress.decided++;
       tell();
@@ -241,7 +245,7 @@ export async function compareLive(live: LiveFs, o: CompareOptions): Promise<Comp
       } else if (nw.sha256) {
         const sum = await hashOf(p);
         if (sum === undefined) emit({ path: p, group: 'differsFromNewest', basis: 'unreadable', live: liveInfo(e), newest });
-        else if (sum !== nw.sha256) emit({ path: p, group: 'differsFromNewest', basis: o.lastSeen?.hashIfUnchanged(p, e) === sum ? 'lastSeen' : 'hash', live: liveInfo(e, sum), newest });
+        else if (sum !== nw.sha256) emit({ path: p, group: 'differsFromNewest', basis: fromState.has(p) ? 'lastSeen' : 'hash', live: liveInfo(e, sum), newest });
       }
       progress.decided++;
       tell();

@@ -124,7 +124,7 @@ export function siteEndpoint(site: SiteLike, local: LocalSiteSettings = {}): Map
   const poolSize = clamp(Math.round(local.poolSize ?? DEFAULT_POOL), 1, MAX_POOL);
   const base = {
     siteId: site.id ?? '',
-    label: (site.name ?? '').trim() || (site.domain ?? '').trim(),
+    label: (site.name ?? '').trim() || withoutUserinfo((site.domain ?? '').trim()),
     user,
     timeoutMs: timeoutS * 1000,
     idleMs: clamp(local.idleSeconds ?? DEFAULT_IDLE_S, 1, 3600) * 1000,

@@ -263,13 +263,10 @@ class FtpDriver implements Driver {
         await c.client.prepareTransfer(c.client.ftp);
         this.reportWarning(c, 'list');
         await downloadTo(sink, { ftp: c.client.ftp, tracker: progressTrackerOf(c.client), command: `MLSD ${dir}`, remotePath: dir, type: 'list' });
-        const last = parseMlsx(rest + decoder.decode(), path);
-        if (last) {
-          if (last.type === 'symlink') {
-            hasLinks = true;
-            links.push(last);
-          } else emit([last]);
-          seen.add(last.name);
+        // RFC 3659: every MLSD line ends with CRLF. A last line without one is a listing cut off
+        // (the data connection closed early while the server still said 226).
+        if ((rest + decoder.decode()).trim()) {
+          throw new LiveError('connection-lost', 'list', `The listing of "${path || '/'}" was cut off: the data connection closed in the middle of a line.`, { next: 'Try again; if it repeats, a firewall or the server drops the data connection.' });
         }
       }
       if (!this.mlsd || hasLinks) {

@@ -156,13 +156,12 @@ class DavDriver implements Driver {
     await this.stat('', signal);
   }
 
-  private async propfind(path: string, depth: 0 | 1, onResp: (r: Resp) => void, signal: AbortSignal, stage: LiveStage): Promise<boolean> {
-    const headers = { depth: String(depth), 'content-type': 'application/xml; charset=utf-8' };
-    let r = await this.req('PROPFIND', this.url(path, depth === 1), headers, Buffer.from(PROPFIND_BODY), signal, stage);
-    if (depth === 0 && path && (r.status === 301 || r.status === 302)) {
-      // A folder asked for without its trailing slash: Apache redirects to the slashed URL.
+  private async propfind(path: string, depth: 0 | 1, onResp: (r: Resp) => void, signal: AbortSignal, stage: LiveStage, asDir = depth === 1): Promise<boolean> {
+    const r = await this.req('PROPFIND', this.url(path, asDir), { depth: String(depth), 'content-type': 'application/xml; charset=utf-8' }, Buffer.from(PROPFIND_BODY), signal, stage);
+    if ((r.status === 301 || r.status === 302) && !asDir && path) {
+      // A folder named without its trailing slash (Apache redirects to it).
       await r.body.dump().catch(() => undefined);
-      r = await this.req('PROPFIND', this.url(path, true), headers, Buffer.from(PROPFIND_BODY), signal, stage);
+      return this.propfind(path, depth, onResp, signal, stage, true);
     }
     if (r.status === 404) {
       await r.body.dump().catch(() => undefined);

@@ -1,0 +1,335 @@
+// The connection layer (src/core/live) against the REAL servers of test/live (ProFTPD, OpenSSH,
+// Apache mod_dav, an S3 server that checks signatures): every protocol lists, stats and reads the
+// seed, compared with the server's own folder on disk; trust (host keys, certificates), refused
+// logins, faults through the loopback proxy, cancel, Test Connection's steps, and the compare and
+// drift groups. Expected results come from the servers' folders, never from our code.
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { compareLive, LastSeen, openLive, siteEndpoint, testConnection, walkLive, type HistorySource, type HostKey, type LiveEndpoint, type LiveOptions, type TrustDecider, type TrustStore } from '../../src/core/live';
+import { nodeWorkingFs } from '../../src/core/status/working';
+import { startFaultProxy } from '../live/faultProxy';
+import { MTIMES, SAME_SIZE, listFilesOnDisk } from '../live/seed';
+import { startLiveServers, type LiveServers } from '../live/servers';
+import { requireLiveServers } from '../live/system';
+
+/** The extension's trust store, in memory (the VS Code side keeps it in globalState). */
+function memoryStore(): TrustStore & { keys: Map<string, HostKey[]>; pinned: Map<string, string[]> } {
+  const keys = new Map<string, HostKey[]>();
+  const pinned = new Map<string, string[]>();
+  const clear = new Set<string>();
+  return {
+    keys,
+    pinned,
+    hostKeys: async (h, p) => keys.get(`${h}:${p}`) ?? [],
+    addHostKey: async (h, p, k) => void keys.set(`${h}:${p}`, [...(keys.get(`${h}:${p}`) ?? []), k]),
+    pins: async (h, p) => pinned.get(`${h}:${p}`) ?? [],
+    addPin: async (h, p, f) => void pinned.set(`${h}:${p}`, [...(pinned.get(`${h}:${p}`) ?? []), f]),
+    cleartextAllowed: async (s) => clear.has(s),
+    allowCleartext: async (s) => void clear.add(s),
+  };
+}
+
+interface Asked {
+  hostKeys: string[];
+  certs: string[];
+}
+
+function options(password: string | undefined, o: { store?: TrustStore; decider?: TrustDecider; knownHostsFiles?: string[]; asked?: Asked; passphrase?: string } = {}): LiveOptions {
+  const asked = o.asked;
+  return {
+    trust: {
+      store: o.store ?? memoryStore(),
+      knownHostsFiles: o.knownHostsFiles ?? [],
+      decider: o.decider ?? {
+        unknownHostKey: async (q) => {
+          asked?.hostKeys.push(q.key.fingerprint);
+          return 'once';
+        },
+        untrustedCertificate: async (q) => {
+          asked?.certs.push(q.cert.fingerprint256);
+          return 'once';
+        },
+      },
+    },
+    secrets: { password: async (q) => (q.reason === 'login' ? password : undefined), passphrase: async () => o.passphrase },
+  };
+}
+
+function ep(site: Parameters<typeof siteEndpoint>[0], local: Parameters<typeof siteEndpoint>[1] = {}): LiveEndpoint {
+  const m = siteEndpoint({ timeout: '10', ...site }, local);
+  assert.ok(m.ok, m.ok ? '' : m.reason);
+  return m.endpoint;
+}
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+describe('live servers: the connection layer against real servers', function () {
+  let live: LiveServers;
+  before(async function () {
+    this.timeout(20 * 60_000);
+    requireLiveServers(this, ['ftp', 'sftp', 'dav', 's3'], false);
+    this.timeout(120_000);
+    live = await startLiveServers();
+  });
+  after(async function () {
+    this.timeout(60_000);
+    await live?.stop();
+  });
+
+  const sites = (): Record<string, { endpoint: LiveEndpoint; password: string; dataDir: string; links: boolean }> => {
+    const f = live.ftp!;
+    const s = live.sftp!;
+    const d = live.dav!;
+    const s3 = live.s3!;
+    return {
+      'FTP (plain, loopback)': { endpoint: ep({ server_type: 'FTP', domain: f.host, port: String(f.port), ftp_user: f.user }), password: f.password, dataDir: f.dataDir, links: true },
+      'FTPS explicit (ftps://)': { endpoint: ep({ server_type: 'FTP', domain: `ftps://${f.host}`, port: String(f.port), ftp_user: f.user }), password: f.password, dataDir: f.dataDir, links: true },
+      'FTPS implicit': { endpoint: { ...ep({ server_type: 'FTP', domain: f.host, port: '990', encryption: '1', ftp_user: f.user }), port: f.implicitPort }, password: f.password, dataDir: f.dataDir, links: true },
+      SFTP: { endpoint: ep({ server_type: 'SFTP', domain: s.host, port: String(s.port), ftp_user: s.user, dir: s.dataDir }), password: s.password, dataDir: s.dataDir, links: true },
+      'WebDAV http': { endpoint: ep({ server_type: 'WebDAV', domain: d.httpUrl, ftp_user: d.user }), password: d.password, dataDir: d.dataDir, links: false },
+      'WebDAV https': { endpoint: ep({ server_type: 'WebDAV', domain: d.httpsUrl, ftp_user: d.user }), password: d.password, dataDir: d.dataDir, links: false },
+      S3: { endpoint: ep({ server_type: 'AmazonS3', domain: `${s3.endpoint}/${s3.bucket}`, ftp_user: s3.accessKeyId }, { s3Region: s3.region }), password: s3.secretAccessKey, dataDir: s3.seedDir, links: false },
+    };
+  };
+
+  for (const name of ['FTP (plain, loopback)', 'FTPS explicit (ftps://)', 'FTPS implicit', 'SFTP', 'WebDAV http', 'WebDAV https', 'S3']) {
+    it(`${name}: lists, stats and reads the seed as the server's folder has it (names with spaces, non-ASCII, # and % round-trip)`, async function () {
+      this.timeout(60_000);
+      const site = sites()[name]!;
+      const fsys = openLive(site.endpoint, options(site.password));
+      try {
+        const files = await walkLive(fsys, '', { signal: new AbortController().signal, concurrency: 3 });
+        const regular = [...files.values()].filter((e) => e.type === 'file').map((e) => e.path).sort();
+        assert.deepEqual(regular, listFilesOnDisk(site.dataDir));
+        for (const p of regular) {
+          const bytes = await fsys.readAll(p);
+          assert.equal(sha(bytes), sha(fs.readFileSync(path.join(site.dataDir, ...p.split('/')))), p);
+          assert.equal(files.get(p)!.size, bytes.length, `${p} size`);
+        }
+        const st = await fsys.stat('ünï cödé.txt');
+        assert.equal(st?.type, 'file');
+        assert.equal(st?.size, fs.statSync(path.join(site.dataDir, 'ünï cödé.txt')).size);
+        if (name !== 'S3') {
+          // MLSD/MDTM, SFTP attributes, PROPFIND getlastmodified: the exact time the server's folder has (S3: the upload's).
+          assert.equal(st?.mtime, MTIMES['ünï cödé.txt'], 'exact UTC time');
+          assert.ok(st?.mtimeRaw);
+        }
+        assert.equal(await fsys.stat('no such file.txt'), undefined);
+      } finally {
+        await fsys.close();
+      }
+    });
+  }
+
+  it('links: shown as links, followed only within the root (FTP and SFTP)', async function () {
+    this.timeout(30_000);
+    for (const name of ['FTP (plain, loopback)', 'SFTP']) {
+      const site = sites()[name]!;
+      const fsys = openLive(site.endpoint, options(site.password));
+      try {
+        const root = await fsys.listAll('');
+        const inside = root.find((e) => e.name === 'link-inside.html');
+        assert.equal(inside?.type, 'symlink', name);
+        assert.equal(inside?.link?.targetType, 'file');
+        assert.deepEqual(Buffer.from(await fsys.readAll('link-inside.html')), fs.readFileSync(path.join(site.dataDir, 'index.html')));
+        const dir = root.find((e) => e.name === 'link-dir');
+        assert.equal(dir?.link?.targetType, 'dir');
+        assert.deepEqual((await fsys.listAll('link-dir')).map((e) => e.name).sort(), fs.readdirSync(path.join(site.dataDir, 'sub')).sort());
+        const outside = root.find((e) => e.name === 'link-outside.txt');
+        if (outside) assert.equal(outside.link?.targetType, 'outside', name);
+        await assert.rejects(fsys.readAll('link-outside.txt'), (e: { kind?: string }) => e.kind === 'outside-root' || e.kind === 'not-found');
+      } finally {
+        await fsys.close();
+      }
+    }
+  });
+
+  it('a wrong password is named: FTP 530, SFTP auth failure, WebDAV 401, S3 SignatureDoesNotMatch', async function () {
+    this.timeout(60_000);
+    const expect: Record<string, RegExp> = { 'FTP (plain, loopback)': /530/, SFTP: /./, 'WebDAV http': /401/, S3: /SignatureDoesNotMatch/ };
+    for (const [name, re] of Object.entries(expect)) {
+      const site = sites()[name]!;
+      const r = await testConnection(site.endpoint, options('wrong-password-1', { asked: { hostKeys: [], certs: [] } }));
+      assert.equal(r.ok, false, name);
+      assert.equal(r.error?.kind, 'auth', `${name}: ${r.error?.message}`);
+      assert.equal(r.error?.stage, 'login');
+      assert.match(`${r.error?.message} ${r.error?.detail ?? ''}`, re, name);
+      assert.doesNotMatch(JSON.stringify({ m: r.error?.message, d: r.error?.detail, s: r.stages }), /wrong-password-1/, 'no secret in the result');
+      assert.equal(r.fromThisComputer, true);
+    }
+  });
+
+  it('SFTP: an unknown host key goes to the decider with its SHA256 fingerprint, and a refusal sends nothing (the server saw no login attempt)', async function () {
+    this.timeout(30_000);
+    const s = live.sftp!;
+    const seen: string[] = [];
+    const logBefore = fs.readFileSync(path.join(live.root, 'sftp', 'sshd.log'), 'utf8').length;
+    const r = await testConnection(sites().SFTP!.endpoint, options(s.password, { decider: { unknownHostKey: async (q) => (seen.push(q.key.fingerprint), 'no') } }));
+    assert.equal(r.ok, false);
+    assert.equal(r.error?.kind, 'host-key-unknown');
+    assert.deepEqual(seen, [s.hostKeyFingerprint]);
+    assert.equal(r.error?.data?.presented, s.hostKeyFingerprint);
+    const logAfter = fs.readFileSync(path.join(live.root, 'sftp', 'sshd.log'), 'utf8').slice(logBefore);
+    assert.doesNotMatch(logAfter, /Accepted|Failed (password|publickey)|Postponed/, 'no authentication reached sshd');
+    // The known_hosts file (ssh-keyscan's) is enough: nobody is asked.
+    const ok = await testConnection(sites().SFTP!.endpoint, options(s.password, { knownHostsFiles: [s.knownHostsFile], decider: {} }));
+    assert.equal(ok.ok, true, ok.error?.message);
+    assert.deepEqual(ok.stages.map((x) => x.stage), ['resolve', 'connect', 'host-key', 'login', 'list']);
+  });
+
+  it('SFTP: key file auth, and an encrypted key with its passphrase', async function () {
+    this.timeout(30_000);
+    const s = live.sftp!;
+    for (const [keyFile, pass] of [[s.keyFile, undefined], [s.encryptedKeyFile, s.keyPassphrase]] as const) {
+      const e = ep({ server_type: 'SFTP', domain: s.host, port: String(s.port), ftp_user: s.user, dir: s.dataDir, logon_type: 'key' }, { keyFile });
+      const r = await testConnection(e, options(undefined, { knownHostsFiles: [s.knownHostsFile], ...(pass ? { passphrase: pass } : {}) }));
+      assert.equal(r.ok, true, r.error?.message);
+    }
+  });
+
+  it('FTPS and https: a self-signed certificate asks once with its fingerprint, works pinned, and an expired one is refused even when pinned', async function () {
+    this.timeout(60_000);
+    const f = live.ftp!;
+    const d = live.dav!;
+    for (const site of [sites()['FTPS explicit (ftps://)']!, sites()['WebDAV https']!]) {
+      const store = memoryStore();
+      const asked: string[] = [];
+      const refuse = await testConnection(site.endpoint, options(site.password, { store, decider: { untrustedCertificate: async (q) => (asked.push(q.cert.fingerprint256), 'no') } }));
+      assert.equal(refuse.error?.kind, 'certificate-untrusted');
+      assert.deepEqual(asked, [f.fingerprint256]);
+      assert.ok(!refuse.stages.some((x) => x.stage === 'login'), 'no login after an untrusted certificate');
+      const pin = await testConnection(site.endpoint, options(site.password, { store, decider: { untrustedCertificate: async () => 'always' } }));
+      assert.equal(pin.ok, true, pin.error?.message);
+      const again = await testConnection(site.endpoint, options(site.password, { store, decider: {} }));
+      assert.equal(again.ok, true, 'pinned: nobody asked');
+    }
+    assert.equal(d.fingerprint256, f.fingerprint256);
+    const expired = [
+      { ...ep({ server_type: 'FTP', domain: `ftps://${f.host}`, port: String(f.expiredPort), ftp_user: f.user }) },
+      ep({ server_type: 'WebDAV', domain: d.expiredHttpsUrl, ftp_user: d.user }),
+    ];
+    for (const e of expired) {
+      const store = memoryStore();
+      await store.addPin(e.host, e.port, f.expiredFingerprint256);
+      const r = await testConnection(e, options(f.password, { store }));
+      assert.equal(r.error?.kind, 'certificate-expired', r.error?.message);
+      assert.equal(r.error?.stage, 'tls');
+    }
+  });
+
+  it('FTP: a server that drops mid-listing gives a clean error, a stalled one a timeout, and a cancelled read ends at once (fault proxy)', async function () {
+    this.timeout(60_000);
+    const f = live.ftp!;
+    const proxy = await startFaultProxy(f.proxyTargets.explicit);
+    try {
+      const e = ep({ server_type: 'FTP', domain: '127.0.0.1', port: String(proxy.port), ftp_user: f.user, timeout: '3' });
+      const fsys = openLive(e, options(f.password));
+      assert.ok((await fsys.listAll('')).length > 3);
+      proxy.cutAfterBytes(100, { which: 'data' });
+      await assert.rejects(fsys.listAll(''), (err: { kind?: string }) => ['connection-lost', 'protocol', 'server'].includes(err.kind ?? ''));
+      proxy.cutAfterBytes(null);
+      assert.ok((await fsys.listAll('')).length > 3, 'the pool recovers with a new connection');
+      proxy.stall(true);
+      await assert.rejects(fsys.listAll('sub'), (err: { kind?: string }) => err.kind === 'timeout' || err.kind === 'connection-lost');
+      const c = new AbortController();
+      const reading = fsys.readAll('index.html', { signal: c.signal });
+      setImmediate(() => c.abort());
+      await assert.rejects(reading, (err: { kind?: string }) => err.kind === 'cancelled');
+      proxy.stall(false);
+      await fsys.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('SFTP: a changed host key is refused with both fingerprints (rotateHostKey); no "connect anyway"', async function () {
+    this.timeout(60_000);
+    const s = live.sftp!;
+    const store = memoryStore();
+    const first = await testConnection(sites().SFTP!.endpoint, options(s.password, { store, decider: { unknownHostKey: async () => 'always' } }));
+    assert.equal(first.ok, true);
+    const old = s.hostKeyFingerprint;
+    const now = await s.rotateHostKey();
+    let asked = 0;
+    const r = await testConnection(sites().SFTP!.endpoint, options(s.password, { store, decider: { unknownHostKey: async () => (asked++, 'always') } }));
+    assert.equal(r.error?.kind, 'host-key-changed');
+    assert.equal(r.error?.data?.expected, old);
+    assert.equal(r.error?.data?.presented, now);
+    assert.equal(asked, 0, 'a changed key is never asked about');
+  });
+
+  it('compare and drift: groups against the servers\' folder, a same-size different file caught, an unchanged file not read twice (SFTP)', async function () {
+    this.timeout(60_000);
+    const s = live.sftp!;
+    const local = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-live-local-'));
+    try {
+      fs.cpSync(s.dataDir, local, { recursive: true, verbatimSymlinks: true });
+      fs.writeFileSync(path.join(local, 'index.html'), Buffer.from(fs.readFileSync(path.join(s.dataDir, 'index.html')).toString('latin1').replace(/./, 'X'), 'latin1')); // same size
+      fs.writeFileSync(path.join(local, 'only-local.txt'), 'mine');
+      fs.rmSync(path.join(local, 'old.txt'));
+      for (const l of ['link-inside.html', 'link-dir', 'link-outside.txt', 'link-dangling.txt']) fs.rmSync(path.join(local, l), { force: true, recursive: false });
+      const history: HistorySource = {
+        paths: async () => [SAME_SIZE.path, 'index.html', 'gone.php'],
+        newest: async (p) =>
+          p === SAME_SIZE.path
+            ? { revisionId: 'r1', sha256: sha(SAME_SIZE.revisionContent), size: SAME_SIZE.revisionContent.length }
+            : p === 'index.html'
+              ? { revisionId: 'r2', sha256: sha(fs.readFileSync(path.join(s.dataDir, 'index.html'))) }
+              : { revisionId: 'r3' },
+      };
+      const state = await LastSeen.load(path.join(local, '..', `${path.basename(local)}.last-seen.json`));
+      const fsys = openLive(sites().SFTP!.endpoint, options(s.password, { knownHostsFiles: [s.knownHostsFile] }));
+      const r = await compareLive(fsys, { local: nodeWorkingFs(local), history, lastSeen: state });
+      const group = (g: string) => r.rows.filter((x) => x.group === g).map((x) => x.path).sort();
+      assert.deepEqual(group('differsFromLocal'), ['index.html']);
+      assert.deepEqual(group('onlyLocal'), ['only-local.txt']);
+      assert.ok(group('onlyLive').includes('old.txt'));
+      assert.deepEqual(group('differsFromNewest'), [SAME_SIZE.path]);
+      assert.equal(r.rows.find((x) => x.path === SAME_SIZE.path)?.basis, 'hash', 'same size: decided by content');
+      assert.deepEqual(group('onlyInHistory'), ['gone.php']);
+      const reads = r.progress.reads;
+      assert.ok(reads > 0);
+      const again = await compareLive(fsys, { local: nodeWorkingFs(local), history, lastSeen: await LastSeen.load(state.file) });
+      assert.equal(again.progress.reads, 0, 'unchanged live files (same size and raw time) are not read again');
+      assert.deepEqual(again.counts, r.counts);
+      assert.equal(again.rows.find((x) => x.path === SAME_SIZE.path)?.basis, 'lastSeen');
+      await fsys.close();
+      fs.rmSync(state.file, { force: true });
+    } finally {
+      fs.rmSync(local, { recursive: true, force: true });
+    }
+  });
+
+  it('writes: a file written through a temporary name and renamed, with its time and mode; a cancelled write leaves no temporary file (SFTP, FTP, WebDAV, S3)', async function () {
+    this.timeout(60_000);
+    for (const name of ['SFTP', 'FTP (plain, loopback)', 'WebDAV http', 'S3']) {
+      const site = sites()[name]!;
+      const fsys = openLive(site.endpoint, options(site.password, { knownHostsFiles: [live.sftp!.knownHostsFile] }));
+      try {
+        await fsys.mkdir('new dir/ü');
+        const r = await fsys.write('new dir/ü/a #1%.txt', Buffer.from('hello live'), fsys.capabilities.setTime ? { mtime: Date.UTC(2022, 1, 3, 4, 5, 6) } : {});
+        assert.equal(r.entry?.size, 10, name);
+        if (name !== 'S3') assert.equal(fs.readFileSync(path.join(site.dataDir, 'new dir', 'ü', 'a #1%.txt'), 'utf8'), 'hello live');
+        assert.deepEqual(Buffer.from(await fsys.readAll('new dir/ü/a #1%.txt')).toString(), 'hello live');
+        if (fsys.capabilities.setTime) assert.equal(fs.statSync(path.join(site.dataDir, 'new dir', 'ü', 'a #1%.txt')).mtimeMs, Date.UTC(2022, 1, 3, 4, 5, 6), name);
+        const c = new AbortController();
+        async function* slow() {
+          yield Buffer.alloc(1000, 1);
+          c.abort();
+          await new Promise((res) => setTimeout(res, 50));
+          yield Buffer.alloc(1000, 2);
+        }
+        await assert.rejects(fsys.write('new dir/ü/cancelled.txt', slow(), { signal: c.signal }));
+        const left = (await fsys.listAll('new dir/ü')).map((e) => e.name);
+        assert.deepEqual(left.filter((n) => n !== 'a #1%.txt' && n !== 'cancelled.txt'), [], `${name}: no temporary file left (${left.join(', ')})`);
+        await fsys.delete('new dir', { recursive: true });
+        assert.equal(await fsys.stat('new dir'), undefined, name);
+      } finally {
+        await fsys.close();
+      }
+    }
+  });
+});
