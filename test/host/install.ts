@@ -69,11 +69,13 @@ export function ensureDebianPackages(names: string[], why: string): void {
   }
   log(`${why}: installing Debian packages ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  let r = run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], env);
+  // Wait for dpkg's lock rather than fail: another test run on this machine may be installing too.
+  const lock = ['-o', 'DPkg::Lock::Timeout=600'];
+  let r = run('apt-get', [...lock, 'install', '-y', '--no-install-recommends', ...missing], env);
   if (r.status !== 0) {
     log('apt-get install failed; running apt-get update and trying again');
-    run('apt-get', ['update'], env);
-    r = run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], env);
+    run('apt-get', [...lock, 'update'], env);
+    r = run('apt-get', [...lock, 'install', '-y', '--no-install-recommends', ...missing], env);
   }
   const still = missingDebianPackages(missing);
   if (r.status !== 0 || still.length) throw new Error(`apt-get could not install: ${still.join(' ') || missing.join(' ')} (exit ${r.status})`);

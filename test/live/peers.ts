@@ -3,6 +3,7 @@
 // Command lines follow /work/shared/notes/live-servers.md §7, where each was verified.
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { LiveKind, LiveServers } from './servers';
 
@@ -17,10 +18,15 @@ export interface PeerOptions {
   env?: NodeJS.ProcessEnv;
   /** Resolve even when the command exits non-zero (then `code` says how). */
   allowFailure?: boolean;
+  /** 'discard': count standard output's bytes (`bytes`) without keeping them (a 200 MB read). Default 'keep'. */
+  stdout?: 'keep' | 'discard';
 }
 
 export interface PeerResult {
+  /** Empty with stdout: 'discard'. */
   stdout: Buffer;
+  /** Bytes the command wrote to standard output. */
+  bytes: number;
   stderr: string;
   code: number;
   /** Wall time from spawn to exit. */
@@ -45,8 +51,13 @@ export function peer(cmd: PeerCommand, args: string[], opts: PeerOptions = {}): 
     const t0 = performance.now();
     const child = spawn(cmd, argv, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
+    let bytes = 0;
     let err = '';
-    child.stdout.on('data', (d: Buffer) => out.push(d));
+    const keep = opts.stdout !== 'discard';
+    child.stdout.on('data', (d: Buffer) => {
+      bytes += d.length;
+      if (keep) out.push(d);
+    });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d: string) => (err += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -63,7 +74,7 @@ export function peer(cmd: PeerCommand, args: string[], opts: PeerOptions = {}): 
         reject(new Error(`${cmd} ${redactArgs(argv).join(' ')} failed (${why}):\n${err.trim().slice(-2000)}`));
         return;
       }
-      resolve({ stdout: Buffer.concat(out), stderr: err, code: status, ms });
+      resolve({ stdout: Buffer.concat(out), bytes, stderr: err, code: status, ms });
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(opts.input ?? '');
@@ -105,9 +116,10 @@ const q = (v: string): string => `'${v.replace(/'/g, "''")}'`;
 
 /**
  * rclone's on-the-fly remote for one of the live servers (`:ftp,host=…:`), to append a path to.
- * SFTP's ends with the data folder (`…:/tmp/srlive-…/sftp/data`): append `/sub` for a subfolder.
- * FTP adds concurrency=1 (ProFTPD requires TLS session reuse, which rclone's parallel data
- * connections lack: note §6) and no_check_certificate (rclone's FTP backend takes no CA file).
+ * SFTP's ends with the data folder (`…:/dev/shm/srlive-…/sftp/data`) and S3's with the bucket:
+ * append `/sub` for a subfolder; FTP's and WebDAV's end with ':' (append `sub`). FTPS adds
+ * concurrency=1 (ProFTPD requires TLS session reuse, which rclone's parallel data connections
+ * lack: note §6) and no_check_certificate (rclone's FTP backend takes no CA file).
  */
 export function rcloneRemote(s: LiveServers, kind: LiveKind, opts: RcloneRemoteOptions = {}): string {
   switch (kind) {
@@ -116,8 +128,11 @@ export function rcloneRemote(s: LiveServers, kind: LiveKind, opts: RcloneRemoteO
       const tls = opts.tls ?? 'explicit';
       const port = opts.via?.port ?? (tls === 'implicit' ? f.implicitPort : f.port);
       const pass = rcloneObscure(opts.wrongSecret ? `${f.password}-wrong` : f.password);
-      const tlsPart = tls === 'explicit' ? ',explicit_tls=true' : tls === 'implicit' ? ',tls=true' : '';
-      return `:ftp,host=${opts.via?.host ?? f.host},port=${port},user=${f.user},pass=${pass}${tlsPart},concurrency=1,no_check_certificate=true:`;
+      // With TLS, concurrency=1: ProFTPD requires the TLS session to be reused on data
+      // connections, which rclone's parallel connections do not do (note §6). Plain FTP keeps
+      // rclone's default.
+      const tlsPart = tls === 'explicit' ? ',explicit_tls=true,concurrency=1,no_check_certificate=true' : tls === 'implicit' ? ',tls=true,concurrency=1,no_check_certificate=true' : '';
+      return `:ftp,host=${opts.via?.host ?? f.host},port=${port},user=${f.user},pass=${pass}${tlsPart}:`;
     }
     case 'sftp': {
       const f = must(s.sftp, kind);
@@ -221,6 +236,47 @@ export function knownHostsVia(s: LiveServers, via?: { host: string; port: number
   const lines = fs.readFileSync(f.knownHostsFile, 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
   fs.writeFileSync(file, lines.map((l) => `[${via.host}]:${via.port} ${l.slice(l.indexOf(' ') + 1)}`).join('\n') + '\n');
   return file;
+}
+
+/**
+ * Bench baselines (a peer's wall time on the same server in the same run, for the ratio rows of
+ * issue 33): `rclone lsf -R` of a folder, and a file read whole by `rclone cat` or OpenSSH `sftp`
+ * (throughput in MB/s, 1 MB = 10^6 bytes). `via` puts a fault proxy (with its latency) in between.
+ */
+export async function baselineListTree(s: LiveServers, kind: LiveKind, dir: string, opts: { via?: { host: string; port: number }; runs?: number; warmup?: number; tls?: 'none' | 'explicit' | 'implicit' } = {}): Promise<{ ms: number[]; median: number; entries: number }> {
+  const remote = `${rcloneRemote(s, kind, { ...(opts.via ? { via: opts.via } : {}), ...(opts.tls ? { tls: opts.tls } : {}) })}${kind === 's3' || kind === 'sftp' ? '/' : ''}${dir}`;
+  const args = ['lsf', '-R', ...rcloneFlags(s, kind), remote];
+  const entries = (await peer('rclone', args)).stdout.toString('utf8').split('\n').filter(Boolean).length;
+  const t = await timePeer('rclone', args, { runs: opts.runs ?? 3, warmup: opts.warmup ?? 0 });
+  return { ...t, entries };
+}
+
+export async function baselineReadFile(s: LiveServers, kind: LiveKind, file: string, opts: { via?: { host: string; port: number }; runs?: number; client?: 'rclone' | 'sftp' } = {}): Promise<{ ms: number[]; median: number; bytes: number; mbPerSecond: number }> {
+  const ms: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < (opts.runs ?? 3); i++) {
+    let r: PeerResult;
+    if (opts.client === 'sftp') {
+      if (kind !== 'sftp') throw new Error('OpenSSH sftp reads from the sftp server only');
+      // Into a file of the run folder (memory when it is on /dev/shm): sftp cannot write to
+      // Node's stdout pipe (a socket: "/dev/stdout: No such device or address").
+      const dest = path.join(s.root, `baseline-${process.pid}-${i}.tmp`);
+      try {
+        r = await sftpBatch(s, `get "${file}" "${dest}"`, { ...(opts.via ? { via: opts.via } : {}), stdout: 'discard' });
+        r = { ...r, bytes: fs.statSync(dest).size };
+      } finally {
+        fs.rmSync(dest, { force: true });
+      }
+    } else {
+      r = await peer('rclone', ['cat', ...rcloneFlags(s, kind), `${rcloneRemote(s, kind, opts.via ? { via: opts.via } : {})}${kind === 's3' || kind === 'sftp' ? '/' : ''}${file}`], { stdout: 'discard' });
+    }
+    bytes = r.bytes;
+    ms.push(r.ms);
+  }
+  const sorted = [...ms].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { ms, median, bytes, mbPerSecond: bytes / 1e6 / (median / 1000) };
 }
 
 function must<T>(v: T | undefined, kind: LiveKind): T {

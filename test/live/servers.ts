@@ -149,9 +149,9 @@ export interface LiveServers {
   dav?: LiveDav;
   s3?: LiveS3;
   /** How long the seed and the start took (ms), for the report. */
-  timings: { seedMs: number; startMs: number; totalMs: number };
-  /** The processes of the run (daemons and their children) and the addresses they listen on. */
-  inspect(): { pids: number[]; ports: { host: string; port: number }[] };
+  timings: { seedMs: number; startMs: number; totalMs: number; perKind: Partial<Record<LiveKind, number>> };
+  /** The processes of the run (the daemons and their children) and the addresses they listen on. */
+  inspect(): { daemons: { name: string; pid: number }[]; pids: number[]; ports: { host: string; port: number }[] };
   /** Stops every process it started (sshd's per-connection children too) and removes `root`. Idempotent. */
   stop(): Promise<void>;
 }
@@ -259,6 +259,23 @@ function descendantsOf(roots: number[], procs = listProcesses()): number[] {
   return [...found];
 }
 
+/**
+ * Where run folders go: env SITE_REVISIONS_LIVE_TMP, else /dev/shm when it is a tmpfs with room
+ * (the large seed writes ~1 GB and 100,000 small files: on this kind of machine's disk, under
+ * load, a file costs milliseconds to create and as much to remove; in memory, microseconds),
+ * else the system's temp folder.
+ */
+export function runsBase(): string {
+  if (process.env.SITE_REVISIONS_LIVE_TMP) return path.resolve(process.env.SITE_REVISIONS_LIVE_TMP);
+  try {
+    const st = fs.statfsSync('/dev/shm');
+    if (st.bavail * st.bsize > 4 * 1024 ** 3) return '/dev/shm';
+  } catch {
+    /* no /dev/shm here */
+  }
+  return os.tmpdir();
+}
+
 /** This process's identity for the run folder's owner file: pid and start time (pids are reused). */
 function processIdentity(pid: number): string | undefined {
   try {
@@ -276,14 +293,15 @@ function processIdentity(pid: number): string | undefined {
  */
 export function removeStaleRuns(now = Date.now()): string[] {
   const removed: string[] = [];
-  let names: string[];
-  try {
-    names = fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(RUN_PREFIX));
-  } catch {
-    return removed;
+  const dirs: string[] = [];
+  for (const base of new Set([runsBase(), os.tmpdir(), '/dev/shm'])) {
+    try {
+      dirs.push(...fs.readdirSync(base).filter((n) => n.startsWith(RUN_PREFIX)).map((n) => path.join(base, n)));
+    } catch {
+      /* no such folder */
+    }
   }
-  for (const name of names) {
-    const dir = path.join(os.tmpdir(), name);
+  for (const dir of dirs) {
     let stale: boolean;
     try {
       const st = fs.statSync(dir);
@@ -831,7 +849,7 @@ export async function startLiveServers(opts: StartOptions = {}): Promise<LiveSer
   const kinds = opts.only?.length ? [...new Set(opts.only)] : [...ALL_KINDS];
   ensureLiveTools(kinds, false);
   removeStaleRuns();
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), RUN_PREFIX));
+  const root = fs.mkdtempSync(path.join(runsBase(), RUN_PREFIX));
   // Traversable by the servers' users (proftpd's login fails with mktemp's 0700).
   fs.chmodSync(root, 0o711);
   fs.writeFileSync(path.join(root, 'owner'), `${processIdentity(process.pid) ?? process.pid}\n`);
@@ -857,11 +875,19 @@ export async function startLiveServers(opts: StartOptions = {}): Promise<LiveSer
     const expired = kinds.includes('ftp') || kinds.includes('dav') ? makeExpired(certDir) : undefined;
     for (const f of fs.readdirSync(certDir)) fs.chmodSync(path.join(certDir, f), f.includes('key') ? 0o600 : 0o644);
     const ts = Date.now();
+    const perKind: Partial<Record<LiveKind, number>> = {};
+    const timed = async <T>(kind: LiveKind, start: () => Promise<T>): Promise<T | undefined> => {
+      if (!kinds.includes(kind)) return undefined;
+      const t = Date.now();
+      const r = await start();
+      perKind[kind] = Date.now() - t;
+      return r;
+    };
     const [ftp, sftp, dav, s3] = await Promise.all([
-      kinds.includes('ftp') ? startFtp(run, path.join(root, 'ftp'), master, cert!, expired!, opts) : undefined,
-      kinds.includes('sftp') ? startSftp(run, path.join(root, 'sftp'), master) : undefined,
-      kinds.includes('dav') ? startDav(run, path.join(root, 'dav'), master, cert!, expired!) : undefined,
-      kinds.includes('s3') ? startS3(run, path.join(root, 's3'), master, cert!) : undefined,
+      timed('ftp', () => startFtp(run, path.join(root, 'ftp'), master, cert!, expired!, opts)),
+      timed('sftp', () => startSftp(run, path.join(root, 'sftp'), master)),
+      timed('dav', () => startDav(run, path.join(root, 'dav'), master, cert!, expired!)),
+      timed('s3', () => startS3(run, path.join(root, 's3'), master, cert!)),
     ]);
     const startMs = Date.now() - ts;
     const live: LiveServers = {
@@ -870,8 +896,12 @@ export async function startLiveServers(opts: StartOptions = {}): Promise<LiveSer
       ...(sftp ? { sftp } : {}),
       ...(dav ? { dav } : {}),
       ...(s3 ? { s3 } : {}),
-      timings: { seedMs, startMs, totalMs: Date.now() - t0 },
-      inspect: () => ({ pids: descendantsOf(run.rootPids()), ports: run.ports.map((p) => ({ ...p })) }),
+      timings: { seedMs, startMs, totalMs: Date.now() - t0, perKind },
+      inspect: () => ({
+        daemons: run.daemons.filter((d) => d.pid !== undefined).map((d) => ({ name: d.name, pid: d.pid! })),
+        pids: descendantsOf(run.rootPids()),
+        ports: run.ports.map((p) => ({ ...p })),
+      }),
       stop: () => run.stop(),
     };
     return live;

@@ -72,7 +72,8 @@ export function ensureLiveTools(kinds: readonly LiveKind[], peers = true): void 
     s3rverModule();
     ensureNode24();
   }
-  if (kinds.includes('sftp') && !isRoot()) throw new Error('sshd for the SFTP tests must start as root (it switches to the user it logs in)');
+  const needRoot = kinds.filter((k) => k !== 's3');
+  if (needRoot.length && !isRoot()) throw new Error(`the ${needRoot.join(', ')} server${needRoot.length > 1 ? 's' : ''} start as root here (ProFTPD, sshd and Apache switch to their own users, and each one's data folder is given to that user): run the tests as root`);
 }
 
 /** The S3 server package's folder (a dev dependency: npm ci brings it). */

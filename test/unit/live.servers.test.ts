@@ -4,7 +4,7 @@
 // comes from the servers' own folders on disk and from test/live/seed.ts.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -12,8 +12,8 @@ import * as path from 'node:path';
 import { listProcesses } from '../host/common';
 import { startFaultProxy, type FaultProxy } from '../live/faultProxy';
 import { curlAuth, lftpOpen, peer, rcloneRemote, sftpBatch } from '../live/peers';
-import { listFilesOnDisk, MTIMES, OUTSIDE_FILE, SAME_SIZE, SMALL_SEED_FILES, seedManifest, writeSeed } from '../live/seed';
-import { removeStaleRuns, startLiveServers, type LiveServers } from '../live/servers';
+import { LARGE, listFilesOnDisk, MTIMES, OUTSIDE_FILE, SAME_SIZE, SMALL_SEED_FILES, seedManifest, writeSeed } from '../live/seed';
+import { removeStaleRuns, runsBase, startLiveServers, type LiveServers } from '../live/servers';
 import { LIVE_PACKAGES, requireLiveServers } from '../live/system';
 import { until } from './helpers/wait';
 
@@ -94,6 +94,40 @@ describe('live servers: the seed', function () {
       assert.deepEqual(fs.readFileSync(path.join(data, SAME_SIZE.path)), Buffer.from(SAME_SIZE.liveContent));
       // Some times are far in the past.
       assert.ok(Object.values(MTIMES).some((t) => t < Date.parse('2002-01-01T00:00:00Z')));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the large seed: 10,000 files in 1,000 folders, a folder of 10,000 files, 200 MB of content with no block repeated', function () {
+    this.timeout(120_000); // writes 200 MB and 20,000 files (in memory under /dev/shm: about 2 s)
+    const dir = fs.mkdtempSync(path.join(runsBase(), 'srseed-'));
+    try {
+      const data = path.join(dir, 'data');
+      writeSeed(data, 'large');
+      const manifest = seedManifest('large');
+      const files = manifest.filter((e) => e.kind === 'file');
+      assert.deepEqual(listFilesOnDisk(data), files.map((e) => e.path).sort());
+      assert.equal(files.filter((e) => e.path.startsWith(`${LARGE.treeDir}/`)).length, LARGE.treeFolders * LARGE.filesPerFolder);
+      assert.equal(new Set(files.filter((e) => e.path.startsWith(`${LARGE.treeDir}/`)).map((e) => path.dirname(e.path))).size, LARGE.treeFolders);
+      assert.equal(fs.readdirSync(path.join(data, LARGE.flatDir)).length, LARGE.flatFiles);
+      for (const e of files.filter((_, i) => i % 997 === 0)) assert.equal(fs.statSync(path.join(data, e.path)).size, e.size, e.path);
+      const big = path.join(data, LARGE.bigFile);
+      assert.equal(fs.statSync(big).size, LARGE.bigSize);
+      const fd = fs.openSync(big, 'r');
+      try {
+        const block = (n: number): Buffer => {
+          const b = Buffer.alloc(1024 * 1024);
+          fs.readSync(fd, b, 0, b.length, n * b.length);
+          return b;
+        };
+        const hashes = [0, 1, 2, 199].map((n) => createHash('sha256').update(block(n)).digest('hex'));
+        assert.equal(new Set(hashes).size, hashes.length, 'a 1 MiB block repeats');
+        const first = block(0);
+        assert.notDeepEqual(first.subarray(0, 4096), first.subarray(4096, 8192), 'a 4 KiB page repeats');
+      } finally {
+        fs.closeSync(fd);
+      }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -299,6 +333,10 @@ describe('live servers: FTP, SFTP, WebDAV and S3 on loopback, seen by independen
     assert.deepEqual(keys, listFilesOnDisk(s3.seedDir));
     const old = /<Key>old\.txt<\/Key><LastModified>([^<]+)</.exec(ok.xml);
     assert.equal(Date.parse(old![1]!), MTIMES['old.txt']);
+    // An object's headers: ETag = MD5 of the bytes, Last-Modified = the seed's time.
+    const head = (await peer('curl', ['-sS', '-I', ...curlAuth(live, 's3'), `${s3.httpsEndpoint}/${s3.bucket}/old.txt`])).stdout.toString('utf8');
+    assert.match(head, new RegExp(`ETag: "${createHash('md5').update(fs.readFileSync(path.join(s3.seedDir, 'old.txt'))).digest('hex')}"`, 'i'));
+    assert.equal(Date.parse(/Last-Modified: (.+)\r?\n/i.exec(head)![1]!), MTIMES['old.txt']);
     const wrong = await list({ wrongSecret: true });
     assert.equal(wrong.code, '403');
     assert.match(wrong.xml, /SignatureDoesNotMatch/);
@@ -415,7 +453,7 @@ describe('live servers: FTP, SFTP, WebDAV and S3 on loopback, seen by independen
       const sshdChild = (): boolean => listProcesses().some((p) => live.inspect().pids.includes(p.pid) && p.cmd.startsWith('sshd:') && !p.cmd.includes('listener'));
       await until(sshdChild, 'the per-connection sshd child');
       const { pids, ports } = live.inspect();
-      assert.ok(pids.length >= 5, `only ${pids.length} processes`);
+      assert.deepEqual(live.inspect().daemons.map((d) => d.name).sort(), ['apache2', 'proftpd', 's3rver', 'sshd']);
       assert.ok(ports.length >= 11, `only ${ports.length} ports`);
       for (const p of ports) assert.equal(await refused(p), false, `nothing listens on ${p.host}:${p.port} before stop`);
       stopped = true;
@@ -458,8 +496,35 @@ describe('live servers: FTP LIST times in another time zone, and stale runs', fu
     }
   });
 
+  for (const ending of ['process.exit()', 'SIGTERM'] as const) {
+    it(`a test process that ends by ${ending} without stop() leaves no server running and no run folder`, async function () {
+      this.timeout(INSTALL_TIMEOUT);
+      requireLiveServers(this, ['ftp', 'sftp']);
+      this.timeout(60_000);
+      const servers = path.join(__dirname, '..', 'live', 'servers.js');
+      const script = `require(${JSON.stringify(servers)}).startLiveServers({ only: ['ftp', 'sftp'] }).then((live) => {
+        console.log(JSON.stringify({ root: live.root, daemons: live.inspect().daemons.map((d) => d.pid), pids: live.inspect().pids }));
+        ${ending === 'SIGTERM' ? 'setInterval(() => {}, 1000);' : "process.stdin.once('data', () => process.exit(0));"}
+      }, (err) => { console.error(err); process.exit(1); });`;
+      const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (d: string) => (out += d));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      await until(() => out.includes('\n') || child.exitCode !== null, 'the child started its servers');
+      const { root, daemons, pids } = JSON.parse(out.split('\n')[0]!) as { root: string; daemons: number[]; pids: number[] };
+      // The daemons (their children may come and go: ssh-keyscan's connection had one).
+      assert.ok(daemons.length === 2 && daemons.every(alive), `servers not running: ${daemons.join(', ')}`);
+      if (ending === 'SIGTERM') child.kill('SIGTERM');
+      else child.stdin.write('exit now\n');
+      await exited;
+      await until(() => !pids.some(alive), `the servers of the ended process (${pids.join(', ')}) are gone`);
+      assert.equal(fs.existsSync(root), false, `${root} left behind`);
+    });
+  }
+
   it('removes the folder of a run whose process died, and what still runs from it', async function () {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'srlive-'));
+    const dir = fs.mkdtempSync(path.join(runsBase(), 'srlive-'));
     fs.writeFileSync(path.join(dir, 'owner'), '999999999 1\n');
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', dir], { stdio: 'ignore' });
     await until(() => listProcesses().some((p) => p.pid === child.pid && p.cmd.includes(dir)), 'the stale run\'s process');
