@@ -194,7 +194,7 @@ export class Transfers {
     return this.saveLive(c.path, bytes, { ...o, why: 'put-back', keepBase: false });
   }
 
-  /** Deletes a live file through the guard (deleteLive, a sync's delete); its bytes are kept first. */
+  /** Deletes a live file through the guard (deleteLive, a sync's delete); its bytes are kept first. (Used by sync.ts.) */
   async removeLive(p: string, known: Known, why: KeepReason, signal: AbortSignal, force = false): Promise<FileOutcome> {
     const { livePath, entry } = await this.resolveLive(p, known, signal);
     if (!entry) return { path: p, action: 'deleted', side: 'live' };
@@ -214,6 +214,7 @@ export class Transfers {
    * Deletes a working file (a sync's delete of a file deleted on the server) through the guard: it
    * must be what this computer last transferred (or the version a conflict showed: `expectSha`),
    * and the live file must still be gone. Its bytes are kept first.
+   * (Used by sync.ts.)
    */
   async removeLocal(p: string, signal: AbortSignal, expectSha?: string): Promise<FileOutcome> {
     const l = await this.local.lookup(p);
@@ -232,7 +233,7 @@ export class Transfers {
     return { path: p, action: 'deleted', side: 'local', kept };
   }
 
-  /** A sync plan's conflict as it stands now, with its choices. */
+  /** A sync plan's conflict as it stands now, with its choices. (Used by sync.ts.) */
   async syncConflict(p: string, reason: ConflictReason, signal: AbortSignal): Promise<FileOutcome> {
     const { livePath, entry } = await this.resolveLive(p, undefined, signal);
     const l = await this.local.lookup(p);
@@ -359,7 +360,7 @@ export class Transfers {
     }
   }
 
-  /** Runs a step and turns what it throws into a file outcome (a cancel is rethrown). */
+  /** Runs a step and turns what it throws into a file outcome (a cancel is rethrown). (Used by sync.ts.) */
   async settle(p: string, fn: () => Promise<FileOutcome>): Promise<FileOutcome> {
     try {
       return await fn();
@@ -370,7 +371,7 @@ export class Transfers {
     }
   }
 
-  /** The live path a root-relative path is written to (a link to a file inside the root: its target), and what is there. */
+  /** The live path a root-relative path is written to (a link to a file inside the root: its target), and what is there. (Used by sync.ts.) */
   async resolveLive(p: string, known: Known, signal: AbortSignal): Promise<{ livePath: string; entry: LiveEntry | undefined }> {
     let entry = known === undefined ? await this.site.live.stat(p, { signal }) : (known ?? undefined);
     let livePath = p;
@@ -482,6 +483,7 @@ export class Transfers {
    * One upload through the guard (see the file's comment): the working file at `p`, or `given`
    * bytes (a save of the live folder, a put-back). With `expect` (Overwrite): instead of the base,
    * the live file must be the version a conflict showed.
+   * (Used by sync.ts.)
    */
   async upload(p: string, known: Known, o: FileOptions & { expect?: Shown }, prog?: Progress, given?: Source): Promise<FileOutcome> {
     const signal = o.signal ?? noSignal;
@@ -545,6 +547,7 @@ export class Transfers {
   /**
    * One download through the guard. With `expect` (Take Theirs): instead of the base, both files
    * must be the versions a conflict showed, and the working file's bytes are kept first.
+   * (Used by sync.ts.)
    */
   async download(p: string, known: Known, o: FileOptions & { expect?: Shown }, prog?: Progress): Promise<FileOutcome> {
     const signal = o.signal ?? noSignal;
@@ -652,6 +655,7 @@ export class Transfers {
   /**
    * A conflict: the live bytes held for the diffs, the newest revision, and the three choices.
    * `given`: the bytes to upload are these (a save, a put-back), not the working file.
+   * (Used by sync.ts.)
    */
   async conflict(direction: 'upload' | 'download' | 'sync', reason: ConflictReason, p: string, livePath: string, entry: LiveEntry | undefined, liveSha: string | undefined, blob: string | undefined, working: Source | undefined, unsaved: boolean | undefined, base: BaseInfo, signal: AbortSignal, given?: Source): Promise<Conflict> {
     let held: KeptCopy | undefined;
