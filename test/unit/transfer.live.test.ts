@@ -330,9 +330,9 @@ describe('live transfer: guarded upload and download against the real servers', 
           await s.server.write('clock/behind.txt', 'behind\n', now - 3 * 3600_000);
           const d = await s.tx.downloadFolder('clock');
           assert.equal(d.counts.downloaded, 2);
-          // Downloaded again at once: the working files did not change, so no conflict either way.
-          ok(await s.tx.downloadFile('clock/ahead.txt'), 'downloaded');
-          ok(await s.tx.downloadFile('clock/behind.txt'), 'downloaded');
+          // Downloaded again: neither side changed, so no conflict either way, and nothing to do.
+          ok(await s.tx.downloadFile('clock/ahead.txt'), 'identical');
+          ok(await s.tx.downloadFile('clock/behind.txt'), 'identical');
           // Edited here (the working file is "older" than the live one by the clocks): uploads.
           s.writeLocal('clock/ahead.txt', 'edited\n');
           s.writeLocal('clock/behind.txt', 'edited\n');

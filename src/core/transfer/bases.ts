@@ -19,7 +19,8 @@ import type { LastSeenRecord, LiveEntry } from '../live/types';
 
 const VERSION = 1;
 
-type BaseRecord = LastSeenRecord & { by: 'download' | 'upload' | 'read' };
+/** A base: the live file after the transfer, and the working file's size and time then (its hash is the same bytes'). */
+export type BaseRecord = LastSeenRecord & { by: 'download' | 'upload' | 'read'; local?: { size: number; mtimeMs: number } };
 
 function valid(r: unknown): r is BaseRecord {
   const x = r as BaseRecord | undefined;
@@ -63,13 +64,23 @@ export class Bases {
     return this.records.get(p);
   }
 
-  /** Records a transfer (ignored when the server reported no size or no time). */
-  set(p: string, e: Pick<LiveEntry, 'size' | 'mtimeRaw' | 'etag'>, sha256: string, by: 'download' | 'upload' | 'read'): void {
+  /** The base's hash when the working file is, by its size and time, the one recorded with it (no read needed). */
+  workingUnchanged(p: string, f: { size: number; mtimeMs: number }): string | undefined {
+    const r = this.records.get(p);
+    return r?.local && r.local.size === f.size && r.local.mtimeMs === f.mtimeMs ? r.sha256 : undefined;
+  }
+
+  /**
+   * Records a transfer (forgets the path when the server reported no size or no time). `local`:
+   * the working file's size and modification time when it held these bytes — a working file
+   * found with the same two later is not read again (as Git's index does with its stat data).
+   */
+  set(p: string, e: Pick<LiveEntry, 'size' | 'mtimeRaw' | 'etag'>, sha256: string, by: 'download' | 'upload' | 'read', local?: { size: number; mtimeMs: number }): void {
     if (e.size === undefined || e.mtimeRaw === undefined) {
       this.delete(p);
       return;
     }
-    const r: BaseRecord = { size: e.size, mtimeRaw: e.mtimeRaw, sha256, ...(e.etag ? { etag: e.etag } : {}), at: Date.now(), by };
+    const r: BaseRecord = { size: e.size, mtimeRaw: e.mtimeRaw, sha256, ...(e.etag ? { etag: e.etag } : {}), at: Date.now(), by, ...(local ? { local: { size: local.size, mtimeMs: local.mtimeMs } } : {}) };
     this.records.set(p, r);
     this.changes.set(p, r);
   }

@@ -111,7 +111,8 @@ export async function planSync(tx: Transfers, o: SyncOptions = {}): Promise<Sync
     const livePath = e?.type === 'symlink' && e.link?.path ? e.link.path : p;
     const entry = e?.type === 'symlink' && e.link?.path ? ((await site.live.stat(livePath, { signal })) ?? e) : e;
     const base = await baseOf(livePath, site.bases, site.history, signal);
-    const localSha = f ? hash((await tx.local.readAll(f, signal)).bytes) : undefined;
+    // The working file's hash: the base's when its size and time are those recorded with it, else read.
+    const localSha = f ? (site.verify !== 'content' ? site.bases.workingUnchanged(livePath, f) : undefined) ?? hash((await tx.local.readAll(f, signal)).bytes) : undefined;
     const row: SyncRow = {
       path: p,
       action: 'same',

@@ -17,6 +17,7 @@
 // are set aside and listed, the others go on; a cancel stops at once and leaves no partial file
 // (temporary files on both sides are removed).
 import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
 import type { HistorySource } from '../live/compare';
 import type { LastSeen } from '../live/lastSeen';
 import { LiveError, type LiveEntry, type LiveFs } from '../live/types';
@@ -242,7 +243,7 @@ export class Transfers {
     if (l.kind === 'file') working = { file: l.file, size: l.file.size, sha256: l.file.size <= IN_MEMORY_BYTES ? (await this.local.readAll(l.file, signal)).sha256 : await this.local.hash(l.file, signal) };
     const check = entry ? await this.checkLive(livePath, entry, base, signal) : undefined;
     if (check && working && check.liveSha === working.sha256) {
-      this.recordLive(livePath, entry, working.sha256, 'read');
+      this.recordLive(livePath, entry, working.sha256, 'read', working.file);
       return { path: p, action: 'identical', sha256: working.sha256 };
     }
     return { path: p, action: 'conflict', conflict: await this.conflict('sync', reason, p, livePath, entry, check?.liveSha, check?.blob, working, this.site.isUnsaved?.(p), base, signal) };
@@ -439,9 +440,9 @@ export class Transfers {
   }
 
   /** Records what the live file now is (the base), and tells the live layer's hash cache. */
-  private recordLive(livePath: string, e: LiveEntry | undefined, sha256: string, by: 'read' | 'download' | 'upload'): void {
+  private recordLive(livePath: string, e: LiveEntry | undefined, sha256: string, by: 'read' | 'download' | 'upload', local?: { size: number; mtimeMs: number }): void {
     if (e) {
-      this.site.bases.set(livePath, e, sha256, by);
+      this.site.bases.set(livePath, e, sha256, by, local);
       this.site.lastSeen?.set(livePath, e, sha256, by);
     } else {
       this.site.bases.delete(livePath);
@@ -449,11 +450,17 @@ export class Transfers {
     }
   }
 
-  /** The working file as an upload source (read whole when small, else hashed in a first pass). */
-  private async workingSource(p: string, signal: AbortSignal): Promise<Source | FileOutcome> {
+  /** The working file at `p`, or why it is not uploaded. */
+  private async workingFile(p: string): Promise<LocalFile | FileOutcome> {
     const l = await this.local.lookup(p);
     if (l.kind === 'missing') throw new TransferError('no-working-file', 'local', `${p} is not in the mapped folder.`, { next: 'Download it first, or choose another file.', path: p });
     if (l.kind === 'skip') return { path: p, action: 'skipped', reason: l.skip.reason, detail: l.skip.detail };
+    return l.file;
+  }
+
+  /** The working file as an upload source (read whole when small, else hashed in a first pass). */
+  private async workingSource(f: LocalFile, signal: AbortSignal): Promise<Source> {
+    const l = { file: f };
     if (l.file.size <= IN_MEMORY_BYTES) {
       const { bytes, sha256 } = await this.local.readAll(l.file, signal);
       return { file: { ...l.file, size: bytes.length }, size: bytes.length, sha256, bytes };
@@ -488,10 +495,16 @@ export class Transfers {
   async upload(p: string, known: Known, o: FileOptions & { expect?: Shown }, prog?: Progress, given?: Source): Promise<FileOutcome> {
     const signal = o.signal ?? noSignal;
     throwIfCancelled(signal, p);
-    const src = given ?? (await this.workingSource(p, signal));
-    if ('action' in src) return src;
+    const wf = given ? undefined : await this.workingFile(p);
+    if (wf && 'action' in wf) return wf;
     const { livePath, entry } = await this.resolveLive(p, known, signal);
     const base = await baseOf(livePath, this.site.bases, this.site.history, signal);
+    // Nothing changed on either side since the base, by the working file's size and time and the
+    // live file's metadata: nothing to read, nothing to write.
+    if (wf && entry && !o.expect && base.from === 'last-seen' && this.site.verify !== 'content' && this.site.bases.workingUnchanged(livePath, wf) === base.sha256 && unchangedSince(entry, base, this.protocol)) {
+      return { path: p, action: 'identical', sha256: base.sha256 };
+    }
+    const src = given ?? (await this.workingSource(wf!, signal));
     const again = (reasonIfChanged: ConflictReason, liveSha: string | undefined, blob: string | undefined) =>
       this.conflictOutcome('upload', reasonIfChanged, p, livePath, entry, liveSha, blob, src, undefined, base, signal, given);
     let kept: KeptCopy | undefined;
@@ -501,7 +514,7 @@ export class Transfers {
       if (shown?.liveSha !== undefined && sameVersion(entry, shown.entry, this.protocol) && (await this.site.copies.hasBlob(shown.liveSha))) check = { liveSha: shown.liveSha, blob: shown.liveSha };
       else check = await this.checkLive(livePath, entry, base, signal);
       if (check.liveSha === src.sha256) {
-        this.recordLive(livePath, entry, src.sha256, 'read');
+        this.recordLive(livePath, entry, src.sha256, 'read', src.file);
         if (shown?.heldId) await this.site.copies.release(shown.heldId);
         return { path: p, action: 'identical', sha256: src.sha256 };
       }
@@ -538,7 +551,7 @@ export class Transfers {
     });
     // The server's own size and raw time for what was written (a stat after the write).
     const after = r.entry ?? (await this.site.live.stat(livePath, { signal }).catch(() => undefined));
-    this.recordLive(livePath, after, src.sha256, 'upload');
+    this.recordLive(livePath, after, src.sha256, 'upload', src.file);
     if (o.keepBase && src.bytes) await this.site.copies.setBase(this.site.siteId, livePath, src.bytes).catch(() => undefined);
     else await this.site.copies.dropBase(this.site.siteId, livePath).catch(() => undefined);
     return { path: p, action: 'uploaded', bytes: src.size, sha256: src.sha256, ...(after ? { entry: after } : {}), ...(kept ? { kept } : {}), ...(r.notDone.length ? { notDone: r.notDone } : {}) };
@@ -563,7 +576,12 @@ export class Transfers {
     const base = await baseOf(livePath, this.site.bases, this.site.history, signal);
     const shown = o.expect;
     let w: { sha256: string; bytes: Buffer | undefined } | undefined;
-    if (working) w = working.size <= IN_MEMORY_BYTES ? await this.local.readAll(working, signal) : { sha256: await this.local.hash(working, signal), bytes: undefined };
+    const statSha = working && !shown && base.from === 'last-seen' && this.site.verify !== 'content' ? this.site.bases.workingUnchanged(livePath, working) : undefined;
+    if (statSha !== undefined && statSha === (base as { sha256: string }).sha256) {
+      // The working file is, by its size and time, what this computer transferred: no read. And the live file too: nothing to do.
+      if (base.from === 'last-seen' && unchangedSince(entry, base, this.protocol) && this.site.isUnsaved?.(p) !== true) return { path: p, action: 'identical', sha256: statSha };
+      w = { sha256: statSha, bytes: undefined };
+    } else if (working) w = working.size <= IN_MEMORY_BYTES ? await this.local.readAll(working, signal) : { sha256: await this.local.hash(working, signal), bytes: undefined };
     const wsrc = working && w ? { file: working, size: working.size, sha256: w.sha256 } : undefined;
     let fromBlob: string | undefined;
     let keptWorking: KeptCopy | undefined;
@@ -583,7 +601,7 @@ export class Transfers {
       if (unsaved || base.from === 'none' || w.sha256 !== base.sha256) {
         const check = await this.checkLive(livePath, entry, base, signal);
         if (!unsaved && check.liveSha === w.sha256) {
-          this.recordLive(livePath, entry, w.sha256, 'read');
+          this.recordLive(livePath, entry, w.sha256, 'read', working);
           return { path: p, action: 'identical', sha256: w.sha256 };
         }
         return this.conflictOutcome('download', unsaved ? 'unsaved' : base.from === 'none' ? 'no-base' : 'working-changed', p, livePath, entry, check.liveSha, check.blob, wsrc, unsaved, base, signal);
@@ -613,7 +631,8 @@ export class Transfers {
     } finally {
       stream?.destroy();
     }
-    this.recordLive(livePath, entry, res.sha256, 'download');
+    const st = await fsp.stat(target).catch(() => undefined);
+    this.recordLive(livePath, entry, res.sha256, 'download', st && { size: st.size, mtimeMs: st.mtimeMs });
     if (keepBase) await this.site.copies.setBase(this.site.siteId, livePath, Buffer.concat(chunks)).catch(() => undefined);
     if (shown?.heldId) await this.site.copies.release(shown.heldId);
     return { path: p, action: 'downloaded', bytes: res.size, sha256: res.sha256, entry, ...(keptWorking ? { kept: keptWorking } : {}) };

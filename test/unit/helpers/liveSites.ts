@@ -76,7 +76,7 @@ export function endpointOf(live: LiveServers, kind: LiveKind, o: SiteOptions = {
 export async function openSite(live: LiveServers, kind: LiveKind, o: SiteOptions = {}): Promise<LiveFs> {
   const { endpoint, password } = endpointOf(live, kind, o);
   const trust = await trustOf(live, kind, endpoint);
-  return openLive(endpoint, { trust, secrets: { password: async () => password } });
+  return openLive(endpoint, { trust, secrets: { password: async () => password }, ...(process.env.SR_TEST_LIVE_LOG ? { log: (level, m) => process.stderr.write(`[live ${level}] ${m}\n`) } : {}) });
 }
 
 /** The server's own folder on disk for a kind (S3 has none readable: undefined). */
