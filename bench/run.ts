@@ -42,6 +42,9 @@
 //  10. scm       the working copy (bench/scmChild.ts): the status of a mapped folder of 2,000 files
 //                cold (the service with its search-scale data set and 20 ms of latency) and after a
 //                reload (from the caches), a save, the event loop meanwhile; line history.
+//  11. transfer  guarded transfers (src/core/transfer) against the real SFTP and FTP servers of the
+//                tests with 20 ms added: a 2,000-file 200 MB folder down and up against rclone and
+//                lftp, the guard check of a folder upload, upload on save (bench/transfer.ts).
 // Event-loop rows (issue "Trust", point 1): perf_hooks.monitorEventLoopDelay at 1 ms; targets
 // max ≤ 50 ms and p99 ≤ 20 ms, and a hostile expression ended or cut within 1 s (LOOP_TARGETS).
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
@@ -56,6 +59,7 @@ import { isStopping, lastJson, log, LOOP_TARGETS, loopOk, loopText, MB, median, 
 import { BENCH_DOC, kb, markdown, textTable, writeBenchTable, type Machine, type Row } from './report';
 import { searchBench, searchRows } from './search';
 import { asOfBench, asOfRows } from './asOf';
+import { transferBench, transferRows } from './transfer';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample, SlicedBlameSample } from './blameChild';
 import { SCM_WORKLOAD, type ScmColdSample, type ScmLinesSample, type ScmWarmSample } from './scmChild';
@@ -71,7 +75,7 @@ const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] aft
   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
   --skip-host     leave out the figures measured in the real extension host
   --skip-package  no .vsix: measure a production build made here instead
-  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame, asof, scm
+  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame, asof, scm, transfer
                   (a quicker look at one group; not with --write-docs)
   --from FILE     measure nothing: print (or put into docs/benchmarks.md) the figures of an earlier
                   --json run saved in FILE
@@ -455,6 +459,9 @@ async function main(): Promise<number> {
       return { cold, warm, lines };
     });
 
+    // ---- 11. guarded transfers against the real servers (test/live), with the peers
+    const transfer = await stage('transfer (guarded upload and download, real servers)', () => transferBench({ quick, tmp, cleanup }));
+
     // ---- the report
     const rows: Row[] = [];
     const row = (r: Row) => rows.push(r);
@@ -679,6 +686,7 @@ async function main(): Promise<number> {
     if (search) rows.push(...searchRows(search));
     if (asOf) rows.push(...asOfRows(asOf));
     if (scm) rows.push(...scmRows(scm));
+    if (transfer) rows.push(...transferRows(transfer));
 
     if (size) {
       if (host?.bundleBytes !== undefined && host.bundleBytes !== size.benchBundleBytes) {
@@ -728,6 +736,7 @@ async function main(): Promise<number> {
         blame,
         blameSliced,
         search,
+        transfer,
         scm,
         size,
       },
