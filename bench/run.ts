@@ -42,7 +42,12 @@
 //  10. scm       the working copy (bench/scmChild.ts): the status of a mapped folder of 2,000 files
 //                cold (the service with its search-scale data set and 20 ms of latency) and after a
 //                reload (from the caches), a save, the event loop meanwhile; line history.
-//  11. transfer  guarded transfers (src/core/transfer) against the real SFTP and FTP servers of the
+//  11. live      the connection layer (src/core/live) against the real servers of test/live with 20 ms
+//                of latency added by a loopback proxy: a 10,000-file tree listed over SFTP and FTP
+//                against rclone, a 200 MB SFTP read against rclone and OpenSSH's sftp, Live Drift of
+//                2,000 files, Test Connection (loopback, a dead host), the protocols' chunks
+//                (bench/live.ts, bench/liveChild.ts).
+//  12. transfer  guarded transfers (src/core/transfer) against the real SFTP and FTP servers of the
 //                tests with 20 ms added: a 2,000-file 200 MB folder down and up against rclone and
 //                lftp, the guard check of a folder upload, upload on save (bench/transfer.ts).
 // Event-loop rows (issue "Trust", point 1): perf_hooks.monitorEventLoopDelay at 1 ms; targets
@@ -59,6 +64,7 @@ import { isStopping, lastJson, log, LOOP_TARGETS, loopOk, loopText, MB, median, 
 import { BENCH_DOC, kb, markdown, textTable, writeBenchTable, type Machine, type Row } from './report';
 import { searchBench, searchRows } from './search';
 import { asOfBench, asOfRows } from './asOf';
+import { liveBench, liveRows } from './live';
 import { transferBench, transferRows } from './transfer';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample, SlicedBlameSample } from './blameChild';
@@ -75,7 +81,7 @@ const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] aft
   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
   --skip-host     leave out the figures measured in the real extension host
   --skip-package  no .vsix: measure a production build made here instead
-  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame, asof, scm, transfer
+  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame, asof, scm, live, transfer
                   (a quicker look at one group; not with --write-docs)
   --from FILE     measure nothing: print (or put into docs/benchmarks.md) the figures of an earlier
                   --json run saved in FILE
@@ -91,7 +97,9 @@ const TARGETS = {
   orderingMs: 50,
   activationMs: 10,
   firstRequestMs: 38,
-  vsixKB: 400,
+  // 400 KB until the connection layer (issue 33): ssh2 (about 300 KB minified), basic-ftp and the
+  // protocols' chunks come on top of the rest; 1 MB is the issue's bound (docs/benchmarks.md).
+  vsixKB: 1024,
   storeRevisionMs: 20,
   storeFilesModelMs: 200,
   schedulerOverheadPercent: 2,
@@ -459,7 +467,10 @@ async function main(): Promise<number> {
       return { cold, warm, lines };
     });
 
-    // ---- 11. guarded transfers against the real servers (test/live), with the peers
+    // ---- 11. the connection layer against real servers (issue 33)
+    const live = await stage('live: the connection layer against real servers', () => liveBench({ quick, tmp, cleanup }));
+
+    // ---- 12. guarded transfers against the real servers (test/live), with the peers
     const transfer = await stage('transfer (guarded upload and download, real servers)', () => transferBench({ quick, tmp, cleanup }));
 
     // ---- the report
@@ -686,6 +697,10 @@ async function main(): Promise<number> {
     if (search) rows.push(...searchRows(search));
     if (asOf) rows.push(...asOfRows(asOf));
     if (scm) rows.push(...scmRows(scm));
+    if (live) {
+      rows.push(...liveRows(live));
+      errors.push(...live.errors.map((e) => `live: ${e}`));
+    }
     if (transfer) rows.push(...transferRows(transfer));
 
     if (size) {
@@ -738,6 +753,7 @@ async function main(): Promise<number> {
         search,
         transfer,
         scm,
+        live,
         size,
       },
       errors,

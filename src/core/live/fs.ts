@@ -33,6 +33,7 @@ const CAPS: Record<LiveEndpoint['protocol'], LiveCapabilities> = {
 };
 
 const MAX_LINK_HOPS = 8;
+const PLAIN_MAX = 200_000;
 
 /** Opens a site's live file system; nothing connects before the first operation. */
 export function openLive(endpoint: LiveEndpoint, options: LiveOptions): LiveFs {
@@ -46,6 +47,12 @@ export class LiveFsImpl implements LiveFs {
   private readonly once = new Set<string>();
   /** Links seen in listings: root-relative path → the target's root-relative path, or null (outside or dangling). */
   private readonly links = new Map<string, string | null>();
+  /**
+   * Paths seen in listings as a file or a folder (not a link): following them needs no stat of
+   * their own (a walk over SFTP would otherwise stat every folder before listing it, and a read
+   * every file before opening it: a round trip each). Forgotten past PLAIN_MAX, and on close().
+   */
+  private readonly plain = new Set<string>();
 
   constructor(
     readonly endpoint: LiveEndpoint,
@@ -109,7 +116,7 @@ export class LiveFsImpl implements LiveFs {
       for (let i = 1; i <= segs.length; i++) {
         const prefix = segs.slice(0, i).join('/');
         let target = this.links.get(prefix);
-        if (target === undefined && i === segs.length) {
+        if (target === undefined && i === segs.length && !this.plain.has(prefix)) {
           const st = await d.stat(prefix, signal).catch(() => undefined);
           if (st?.type === 'symlink' && st.link) {
             target = resolveLinkTarget(d.rootAbs(), prefix, st.link.target) ?? null;
@@ -180,6 +187,7 @@ export class LiveFsImpl implements LiveFs {
             chain = chain.then(async () => {
               // Entries keep the path that was asked for (a listing through a link stays under the link).
               if (real !== path) for (const e of batch) e.path = joinRel(path, e.name);
+              else this.remember(batch);
               if (o.resolveLinks !== false) await this.resolveLinks(batch, d, signal);
               o.onBatch?.(batch);
               q.push(batch);
@@ -194,6 +202,15 @@ export class LiveFsImpl implements LiveFs {
       }
     })().catch((e: unknown) => q.end(e));
     return q;
+  }
+
+  /** Remembers the files and folders of a listing that are not links (see `plain`). */
+  private remember(batch: LiveEntry[]): void {
+    if (this.plain.size + batch.length > PLAIN_MAX) this.plain.clear();
+    for (const e of batch) {
+      if (e.type === 'file' || e.type === 'dir') this.plain.add(e.path);
+      else this.plain.delete(e.path);
+    }
   }
 
   listAll(path: string, o: ListOptions = {}): Promise<LiveEntry[]> {
@@ -360,6 +377,7 @@ export class LiveFsImpl implements LiveFs {
     const d = this.driver;
     this.driver = undefined;
     this.links.clear();
+    this.plain.clear();
     if (d) await (await d.catch(() => undefined))?.close();
   }
 }

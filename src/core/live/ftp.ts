@@ -325,6 +325,8 @@ class FtpDriver implements Driver {
   async read(path: string, start: number, signal: AbortSignal): Promise<DriverRead> {
     const c = await this.pool.acquire(signal);
     const out = new PassThrough({ highWaterMark: 256 * 1024 });
+    // Its error reaches whoever iterates it; one before it is handed out (a cancel during SIZE) must not crash.
+    out.on('error', () => undefined);
     let size: number | undefined;
     let done = false;
     const finish = (broken: boolean) => {
@@ -338,14 +340,16 @@ class FtpDriver implements Driver {
       out.destroy(cancelled('read'));
       finish(true);
     };
+    // Listening from the first command on: a cancel during SIZE (a stalled server) ends at once.
+    signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const sz = await c.client.sendIgnoringError(`SIZE ${this.abs(path)}`);
+      if (signal.aborted) throw cancelled('read');
+      const sz = await abortable(signal, 'read', () => c.client.sendIgnoringError(`SIZE ${this.abs(path)}`));
       if (sz.code < 400) size = Math.max(0, Number(sz.message.replace(/^\d+\s+/, '')) - start);
       else if (sz.code === 550) {
-        const cd = await c.client.sendIgnoringError(`CWD ${this.abs(path)}`);
+        const cd = await abortable(signal, 'read', () => c.client.sendIgnoringError(`CWD ${this.abs(path)}`));
         if (cd.code < 400) throw new LiveError('not-a-file', 'read', `"${path}" is a folder.`, { next: 'Open a file.' });
       }
-      signal.addEventListener('abort', onAbort, { once: true });
       c.client
         .downloadTo(out, this.abs(path), start)
         .then(() => finish(false))
@@ -355,8 +359,8 @@ class FtpDriver implements Driver {
         });
       this.reportWarning(c, 'read');
     } catch (e) {
-      finish(!(e instanceof LiveError));
-      throw this.ftpError(e, 'read', path);
+      finish(signal.aborted || !(e instanceof LiveError));
+      throw signal.aborted ? cancelled('read') : this.ftpError(e, 'read', path);
     }
     return {
       stream: out,

@@ -11,6 +11,6 @@ export * from './types';
 export { siteEndpoint, looksEncrypted, splitDomain, cleanDir, encodePath, type SiteLike } from './endpoint';
 export { openLive } from './fs';
 export { testConnection } from './testConnection';
-export { compareLive, storeHistory, walkLive, sitePath, type CompareOptions, type CompareProgress, type CompareResult, type HistorySource, type NewestInfo } from './compare';
+export { compareLive, storeHistory, walkLive, liveConcurrency, sitePath, type CompareOptions, type CompareProgress, type CompareResult, type HistorySource, type NewestInfo } from './compare';
 export { LastSeen } from './lastSeen';
 export { parseKnownHosts, knownHostsName, sshFingerprint, linePatternsMatch, siteKey } from './trust';

@@ -1,5 +1,6 @@
 // What every protocol of the live layer shares: root-relative paths, cancellation with a
 // timeout, and Node's network errors turned into LiveError with a next step. Plain Node.
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { LiveError, type LiveErrorKind, type LiveStage } from './types';
 
 // ---- Paths
@@ -70,6 +71,15 @@ export function timedOut(stage: LiveStage, ms: number, what = 'The server'): Liv
     next: 'Check that the server is up and reachable from this computer, or raise the site\'s timeout.',
     data: { timeoutMs: ms },
   });
+}
+
+/**
+ * Lets `n` operations at once listen to one signal (each adds a listener or two while it runs:
+ * a walk listing 16 folders at once) without Node's "possible EventTarget memory leak" warning.
+ */
+export function allowListeners(signal: AbortSignal, n: number): void {
+  const want = n * 4 + 10;
+  if (getMaxListeners(signal) < want) setMaxListeners(want, signal);
 }
 
 export function throwIfAborted(signal: AbortSignal | undefined, stage: LiveStage): void {
