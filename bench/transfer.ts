@@ -28,6 +28,8 @@ import type { ChildConfig, ChildResult } from './transferChild';
 
 export const TRANSFER_TARGETS = { throughputRatio: 0.9, guardRatio: 1.25, saveRatio: 1.5 };
 const LATENCY_MS = 20;
+/** Our FTP pool in these rows: 4 connections, as rclone copy's default 4 transfers (the setting's default is 3, its largest 8). */
+const FTP_POOL = 4;
 
 type Kind = 'sftp' | 'ftp';
 interface PeerRun {
@@ -143,7 +145,7 @@ export async function transferBench(o: { quick: boolean; tmp: string; cleanup: C
       const child = async (cfg: Omit<ChildConfig, 'site' | 'password'> & { siteDir: string }, label: string): Promise<ChildResult & { load: number }> => {
         const file = path.join(work, `child-${kind}-${cfg.op}.json`);
         const { siteDir, ...rest } = cfg;
-        const config: ChildConfig = { ...rest, site: site(siteDir), password: kind === 'sftp' ? live!.sftp!.password : live!.ftp!.password, ...(kind === 'sftp' ? { knownHostsFile: knownHostsVia(live!, via) } : {}) };
+        const config: ChildConfig = { ...rest, site: site(siteDir), ...(kind === 'ftp' ? { settings: { poolSize: FTP_POOL } } : {}), password: kind === 'sftp' ? live!.sftp!.password : live!.ftp!.password, ...(kind === 'sftp' ? { knownHostsFile: knownHostsVia(live!, via) } : {}) };
         fs.writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
         const load = os.loadavg()[0]!;
         const r = await runNode([path.join(__dirname, 'transferChild.js'), file], { label, timeoutMs: 1_200_000 });
@@ -255,7 +257,7 @@ export function transferRows(f: TransferFigures): Row[] {
       rows.push({
         group,
         id: `transfer.${kind}.${dir}`,
-        name: `${dir} a folder (${what}) over ${label}: our throughput ÷ the faster of rclone copy and lftp mirror (their defaults, the same server and proxy)`,
+        name: `${dir} a folder (${what}) over ${label}${kind === 'ftp' ? ` (plain FTP; our pool at ${FTP_POOL} connections, rclone copy's default of 4 transfers)` : ' (8 requests at once on one connection)'}: our throughput ÷ the faster of rclone copy and lftp mirror (their defaults, the same server and proxy)`,
         measured: `${Number.isFinite(ratio) ? ratio.toFixed(2) : 'n/a'} (ours ${ours.toFixed(1)} MB/s, ${(d.ours.ms / 1000).toFixed(1)} s, ${loadText(d.ours.load)}; ${peersText})${complete ? '' : '; INCOMPLETE'}`,
         value: Number.isFinite(ratio) ? round(ratio, 3) : null,
         unit: 'ratio',

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { LastSeen } from '../src/core/live/lastSeen';
-import { openLive, siteEndpoint, type HostKey, type LiveFs, type SiteLike, type TrustStore } from '../src/core/live';
+import { openLive, siteEndpoint, type HostKey, type LiveFs, type LocalSiteSettings, type SiteLike, type TrustStore } from '../src/core/live';
 import { Bases } from '../src/core/transfer/bases';
 import { KeptCopies } from '../src/core/transfer/copies';
 import { Transfers } from '../src/core/transfer/transfer';
@@ -19,6 +19,8 @@ import { sampleLoopDelay, type LoopDelay } from './lib';
 export interface ChildConfig {
   op: 'download' | 'upload' | 'guard' | 'save';
   site: SiteLike;
+  /** This computer's settings for the site (the FTP pool's size). */
+  settings?: LocalSiteSettings;
   password: string;
   /** SFTP: the known_hosts file for the address connected to. */
   knownHostsFile?: string;
@@ -56,7 +58,7 @@ function memoryStore(): TrustStore {
 }
 
 function open(c: ChildConfig): LiveFs {
-  const m = siteEndpoint(c.site, {});
+  const m = siteEndpoint(c.site, c.settings ?? {});
   if (!m.ok) throw new Error(m.reason);
   return openLive(m.endpoint, { trust: { store: memoryStore(), knownHostsFiles: c.knownHostsFile ? [c.knownHostsFile] : [] }, secrets: { password: async () => c.password } });
 }

@@ -353,6 +353,12 @@ export class KeptCopies {
     await this.keep({ kind: 'base', siteId, path: p, size: bytes.length, sha256, why: 'download', side: 'live' });
   }
 
+  /** Records a blob already stored (putBlob) as the base of a path, when small enough. */
+  async baseFromBlob(siteId: string, p: string, sha256: string, size: number): Promise<void> {
+    if (size > (this.o.baseMaxFileBytes ?? 4 * 1024 * 1024) || size > this.baseBound()) return;
+    await this.keep({ kind: 'base', siteId, path: p, size, sha256, why: 'upload', side: 'live' });
+  }
+
   /** Forgets the base of a path (its live file is gone or replaced by someone else). */
   async dropBase(siteId: string, p: string): Promise<void> {
     await this.serial(async () => {

@@ -112,6 +112,8 @@ const noSignal = new AbortController().signal;
 export class Transfers {
   readonly local: LocalFolder;
   private readonly dirs = new Map<string, Promise<void>>();
+  /** The permission bits this server gave a new file (the stat after a write that asked for none). */
+  private newFileMode: number | undefined;
 
   constructor(readonly site: TransferSite) {
     this.local = new LocalFolder(site.localRoot);
@@ -495,16 +497,27 @@ export class Transfers {
   async upload(p: string, known: Known, o: FileOptions & { expect?: Shown }, prog?: Progress, given?: Source): Promise<FileOutcome> {
     const signal = o.signal ?? noSignal;
     throwIfCancelled(signal, p);
-    const wf = given ? undefined : await this.workingFile(p);
-    if (wf && 'action' in wf) return wf;
-    const { livePath, entry } = await this.resolveLive(p, known, signal);
+    // The working file (read unless its size and time say it is the base's) and the live file's
+    // stat, at the same time: the one is the disk's, the other the network's.
+    const [local, { livePath, entry }] = await Promise.all([
+      (async (): Promise<{ wf?: LocalFile; src?: Source; out?: FileOutcome }> => {
+        if (given) return { src: given };
+        const wf = await this.workingFile(p);
+        if ('action' in wf) return { out: wf };
+        const unchanged = !o.expect && this.site.verify !== 'content' && this.site.bases.workingUnchanged(p, wf) !== undefined;
+        return unchanged ? { wf } : { wf, src: await this.workingSource(wf, signal) };
+      })(),
+      this.resolveLive(p, known, signal),
+    ]);
+    if (local.out) return local.out;
+    const wf = local.wf;
     const base = await baseOf(livePath, this.site.bases, this.site.history, signal);
     // Nothing changed on either side since the base, by the working file's size and time and the
     // live file's metadata: nothing to read, nothing to write.
     if (wf && entry && !o.expect && base.from === 'last-seen' && this.site.verify !== 'content' && this.site.bases.workingUnchanged(livePath, wf) === base.sha256 && unchangedSince(entry, base, this.protocol)) {
       return { path: p, action: 'identical', sha256: base.sha256 };
     }
-    const src = given ?? (await this.workingSource(wf!, signal));
+    const src = local.src ?? (await this.workingSource(wf!, signal));
     const again = (reasonIfChanged: ConflictReason, liveSha: string | undefined, blob: string | undefined) =>
       this.conflictOutcome('upload', reasonIfChanged, p, livePath, entry, liveSha, blob, src, undefined, base, signal, given);
     let kept: KeptCopy | undefined;
@@ -539,11 +552,17 @@ export class Transfers {
     }
     await this.ensureParent(livePath, entry, signal);
     const body: Uint8Array | AsyncIterable<Uint8Array> = src.bytes ?? this.local.stream(src.file!, signal);
+    // The bytes sent become the next base's blob: written to the store while they are sent.
+    const baseBlob = o.keepBase && src.bytes ? this.site.copies.putBlob(src.bytes).catch(() => undefined) : undefined;
+    // Permission bits: the replaced file's are kept (a chmod after the write), unless they are what
+    // this server gives a new file anyway (learned from an earlier write that asked for none).
+    const wantMode = entry?.mode !== undefined && this.site.live.capabilities.chmod ? entry.mode : undefined;
+    const askMode = wantMode !== undefined && wantMode !== this.newFileMode;
     let sent = 0;
     const r = await this.site.live.write(livePath, body, {
       signal,
       size: src.size,
-      ...(entry?.mode !== undefined && this.site.live.capabilities.chmod ? { mode: entry.mode } : {}),
+      ...(askMode ? { mode: wantMode } : {}),
       onProgress: (b) => {
         prog?.bytes(b - sent);
         sent = b;
@@ -551,10 +570,20 @@ export class Transfers {
     });
     // The server's own size and raw time for what was written (a stat after the write).
     const after = r.entry ?? (await this.site.live.stat(livePath, { signal }).catch(() => undefined));
+    const notDone = [...r.notDone];
+    if (!askMode && after?.mode !== undefined) {
+      if (wantMode === undefined) this.newFileMode = after.mode;
+      else if (after.mode !== wantMode) {
+        // The server gave it other bits than it gave new files before: say so, and ask next time.
+        this.newFileMode = undefined;
+        notDone.push('mode');
+      }
+    }
     this.recordLive(livePath, after, src.sha256, 'upload', src.file);
-    if (o.keepBase && src.bytes) await this.site.copies.setBase(this.site.siteId, livePath, src.bytes).catch(() => undefined);
+    const blob = await baseBlob;
+    if (blob) await this.site.copies.baseFromBlob(this.site.siteId, livePath, blob, src.size).catch(() => undefined);
     else await this.site.copies.dropBase(this.site.siteId, livePath).catch(() => undefined);
-    return { path: p, action: 'uploaded', bytes: src.size, sha256: src.sha256, ...(after ? { entry: after } : {}), ...(kept ? { kept } : {}), ...(r.notDone.length ? { notDone: r.notDone } : {}) };
+    return { path: p, action: 'uploaded', bytes: src.size, sha256: src.sha256, ...(after ? { entry: after } : {}), ...(kept ? { kept } : {}), ...(notDone.length ? { notDone } : {}) };
   }
 
   /**
@@ -761,13 +790,15 @@ export class Transfers {
 
   /** Writes the bases and the last-seen state (a failure is logged: it costs a read, or a conflict to answer, next time; nothing else). */
   async saveState(): Promise<void> {
-    for (const [what, s] of [['bases', this.site.bases], ['last-seen state', this.site.lastSeen]] as const) {
-      try {
-        await s?.save();
-      } catch (e) {
-        this.site.log?.('warn', `The ${what} could not be written (${e instanceof Error ? e.message : String(e)}).`);
-      }
-    }
+    await Promise.all(
+      ([['bases', this.site.bases], ['last-seen state', this.site.lastSeen]] as const).map(async ([what, s]) => {
+        try {
+          await s?.save();
+        } catch (e) {
+          this.site.log?.('warn', `The ${what} could not be written (${e instanceof Error ? e.message : String(e)}).`);
+        }
+      }),
+    );
   }
 }
 
