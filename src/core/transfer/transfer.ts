@@ -518,6 +518,9 @@ export class Transfers {
       return { path: p, action: 'identical', sha256: base.sha256 };
     }
     const src = local.src ?? (await this.workingSource(wf!, signal));
+    // The bytes to send become the next base's blob (single-file uploads): written to the store
+    // meanwhile, recorded as the base while they are sent.
+    const baseBlob = o.keepBase && src.bytes ? this.site.copies.putBlob(src.bytes).catch(() => undefined) : undefined;
     const again = (reasonIfChanged: ConflictReason, liveSha: string | undefined, blob: string | undefined) =>
       this.conflictOutcome('upload', reasonIfChanged, p, livePath, entry, liveSha, blob, src, undefined, base, signal, given);
     let kept: KeptCopy | undefined;
@@ -552,8 +555,7 @@ export class Transfers {
     }
     await this.ensureParent(livePath, entry, signal);
     const body: Uint8Array | AsyncIterable<Uint8Array> = src.bytes ?? this.local.stream(src.file!, signal);
-    // The bytes sent become the next base's blob: written to the store while they are sent.
-    const baseBlob = o.keepBase && src.bytes ? this.site.copies.putBlob(src.bytes).catch(() => undefined) : undefined;
+    const baseKept = baseBlob?.then((blob) => (blob ? this.site.copies.baseFromBlob(this.site.siteId, livePath, blob, src.size) : undefined)).catch(() => undefined);
     // Permission bits: the replaced file's are kept (a chmod after the write), unless they are what
     // this server gives a new file anyway (learned from an earlier write that asked for none).
     const wantMode = entry?.mode !== undefined && this.site.live.capabilities.chmod ? entry.mode : undefined;
@@ -580,8 +582,7 @@ export class Transfers {
       }
     }
     this.recordLive(livePath, after, src.sha256, 'upload', src.file);
-    const blob = await baseBlob;
-    if (blob) await this.site.copies.baseFromBlob(this.site.siteId, livePath, blob, src.size).catch(() => undefined);
+    if (baseKept) await baseKept;
     else await this.site.copies.dropBase(this.site.siteId, livePath).catch(() => undefined);
     return { path: p, action: 'uploaded', bytes: src.size, sha256: src.sha256, ...(after ? { entry: after } : {}), ...(kept ? { kept } : {}), ...(notDone.length ? { notDone } : {}) };
   }
