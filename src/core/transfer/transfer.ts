@@ -270,7 +270,7 @@ export class Transfers {
       prog.tell(true);
       for (const d of liveSide.dirs) this.dirs.set(d, Promise.resolve());
       await this.pool(files, signal, result, async (f) => {
-        const out = await this.settle(f.path, () => this.upload(f.path, liveSide.files.get(f.path) ?? null, { signal, keepBase: false, why: 'upload' }, prog));
+        const out = await this.settle(f.path, () => this.upload(f.path, liveSide.files.get(f.path) ?? null, { signal, keepBase: false, why: 'upload', working: f }, prog));
         push(result, prog, out);
       });
     } catch (e) {
@@ -494,7 +494,7 @@ export class Transfers {
    * the live file must be the version a conflict showed.
    * (Used by sync.ts.)
    */
-  async upload(p: string, known: Known, o: FileOptions & { expect?: Shown }, prog?: Progress, given?: Source): Promise<FileOutcome> {
+  async upload(p: string, known: Known, o: FileOptions & { expect?: Shown; working?: LocalFile }, prog?: Progress, given?: Source): Promise<FileOutcome> {
     const signal = o.signal ?? noSignal;
     throwIfCancelled(signal, p);
     // The working file (read unless its size and time say it is the base's) and the live file's
@@ -502,7 +502,7 @@ export class Transfers {
     const [local, { livePath, entry }] = await Promise.all([
       (async (): Promise<{ wf?: LocalFile; src?: Source; out?: FileOutcome }> => {
         if (given) return { src: given };
-        const wf = await this.workingFile(p);
+        const wf = o.working ?? (await this.workingFile(p));
         if ('action' in wf) return { out: wf };
         const unchanged = !o.expect && this.site.verify !== 'content' && this.site.bases.workingUnchanged(p, wf) !== undefined;
         return unchanged ? { wf } : { wf, src: await this.workingSource(wf, signal) };
