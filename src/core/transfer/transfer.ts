@@ -133,24 +133,21 @@ export class Transfers {
   // One file
 
   /** Uploads the working file at `path` over the live one, through the guard. */
-  async uploadFile(p: string, o: FileOptions = {}): Promise<FileOutcome> {
-    const prog = new Progress(o.onProgress);
-    prog.p.phase = 'transferring';
-    prog.p.files.total = 1;
-    const out = await this.once(p, () => this.upload(p, undefined, { ...o, keepBase: o.keepBase ?? true }, prog));
-    await this.saveState();
-    prog.outcome(out);
-    prog.p.phase = 'done';
-    prog.tell(true);
-    return out;
+  uploadFile(p: string, o: FileOptions = {}): Promise<FileOutcome> {
+    return this.single(p, o, (prog) => this.upload(p, undefined, { ...o, keepBase: o.keepBase ?? true }, prog));
   }
 
   /** Downloads the live file at `path` over the working one, through the guard. */
-  async downloadFile(p: string, o: FileOptions = {}): Promise<FileOutcome> {
+  downloadFile(p: string, o: FileOptions = {}): Promise<FileOutcome> {
+    return this.single(p, o, (prog) => this.download(p, undefined, { ...o, keepBase: o.keepBase ?? true }, prog));
+  }
+
+  /** One file's step with its progress (one file) and the state written after it. */
+  private async single(p: string, o: TransferOptions, step: (prog: Progress) => Promise<FileOutcome>): Promise<FileOutcome> {
     const prog = new Progress(o.onProgress);
     prog.p.phase = 'transferring';
     prog.p.files.total = 1;
-    const out = await this.once(p, () => this.download(p, undefined, { ...o, keepBase: o.keepBase ?? true }, prog));
+    const out = await this.once(p, () => step(prog));
     await this.saveState();
     prog.outcome(out);
     prog.p.phase = 'done';
