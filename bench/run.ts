@@ -49,6 +49,9 @@
 //                against rclone, a 200 MB SFTP read against rclone and OpenSSH's sftp, Live Drift of
 //                2,000 files, Test Connection (loopback, a dead host), the protocols' chunks
 //                (bench/live.ts, bench/liveChild.ts).
+//  12. transfer  guarded transfers (src/core/transfer) against the real SFTP and FTP servers of the
+//                tests with 20 ms added: a 2,000-file 200 MB folder down and up against rclone and
+//                lftp, the guard check of a folder upload, upload on save (bench/transfer.ts).
 // Event-loop rows (issue "Trust", point 1): perf_hooks.monitorEventLoopDelay at 1 ms; targets
 // max ≤ 50 ms and p99 ≤ 20 ms, and a hostile expression ended or cut within 1 s (LOOP_TARGETS).
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
@@ -64,6 +67,7 @@ import { BENCH_DOC, kb, markdown, textTable, withLoad, writeBenchTable, type Mac
 import { searchBench, searchRows } from './search';
 import { asOfBench, asOfRows } from './asOf';
 import { liveBench, liveRows } from './live';
+import { transferBench, transferRows } from './transfer';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample, SlicedBlameSample } from './blameChild';
 import { SCM_LARGE_WORKLOAD, SCM_WORKLOAD, type ScmColdSample, type ScmLargeSample, type ScmLinesSample, type ScmWarmSample } from './scmChild';
@@ -79,7 +83,7 @@ const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] aft
   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
   --skip-host     leave out the figures measured in the real extension host
   --skip-package  no .vsix: measure a production build made here instead
-  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, import, blame, asof, scm, live
+  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, import, blame, asof, scm, live, transfer
                   (a quicker look at one group; not with --write-docs)
   --from FILE     measure nothing: print (or put into docs/benchmarks.md) the figures of an earlier
                   --json run saved in FILE
@@ -523,6 +527,9 @@ async function main(): Promise<number> {
     // ---- 11. the connection layer against real servers (issue 33)
     const live = await stage('live: the connection layer against real servers', () => liveBench({ quick, tmp, cleanup }));
 
+    // ---- 12. guarded transfers against the real servers (test/live), with the peers
+    const transfer = await stage('transfer (guarded upload and download, real servers)', () => transferBench({ quick, tmp, cleanup }));
+
     // ---- the report
     const rows: Row[] = [];
     // Each block below makes the rows of one step: `load` is that step's (set before the block).
@@ -802,6 +809,8 @@ async function main(): Promise<number> {
       liveRows(live).forEach(row);
       errors.push(...live.errors.map((e) => `live: ${e}`));
     }
+    load = loadOf('transfer');
+    if (transfer) transferRows(transfer).forEach(row);
     load = undefined;
 
     if (size) {
@@ -852,6 +861,7 @@ async function main(): Promise<number> {
         blame,
         blameSliced,
         search,
+        transfer,
         scm,
         live,
         size,
