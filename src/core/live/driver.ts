@@ -38,7 +38,8 @@ export interface Driver {
   list(path: string, emit: (entries: LiveEntry[]) => void, signal: AbortSignal): Promise<void>;
   /** The entry at path without following a link; undefined when there is none. */
   stat(path: string, signal: AbortSignal): Promise<LiveEntry | undefined>;
-  read(path: string, start: number, signal: AbortSignal): Promise<DriverRead>;
+  /** `knownSize`: ReadOptions.size (a listing's size; FTP skips its SIZE). */
+  read(path: string, start: number, signal: AbortSignal, knownSize?: number): Promise<DriverRead>;
   /** Writes `source` to exactly `path` (fs.ts does the temporary name and rename). */
   write(path: string, source: AsyncIterable<Uint8Array>, size: number | undefined, signal: AbortSignal, onBytes: (n: number) => void): Promise<void>;
   mkdir(path: string, signal: AbortSignal): Promise<void>;

@@ -245,11 +245,11 @@ export class LiveFsImpl implements LiveFs {
     const real = await this.follow(path, d, signal, 'read');
     let r: DriverRead;
     try {
-      r = await d.read(real, o.start ?? 0, signal);
+      r = await d.read(real, o.start ?? 0, signal, o.size);
     } catch (e) {
       // Reads may be tried again once, on a new connection.
       if (!(e instanceof LiveError) || !e.retryable || signal.aborted) throw e;
-      r = await d.read(real, o.start ?? 0, signal);
+      r = await d.read(real, o.start ?? 0, signal, o.size);
     }
     return progressStream(r, o.onProgress);
   }

@@ -154,6 +154,12 @@ export interface ReadOptions extends OpOptions {
   onProgress?: (bytes: number, total: number | undefined) => void;
   /** Start at this byte (where the protocol supports it: FTP REST, SFTP, HTTP Range). */
   start?: number;
+  /**
+   * The file's size as a listing just gave it, when the caller has one: a protocol that asks the
+   * server for the size before reading (FTP's `SIZE`, a round trip per file) takes it instead.
+   * Only a hint for progress: the read still goes to the file's end, whatever its size now.
+   */
+  size?: number;
 }
 
 export interface WriteOptions extends OpOptions {

@@ -406,7 +406,7 @@ export class Transfers {
     this.site.copies.checkRoom(entry.size ?? 0, livePath);
     const sink = await this.site.copies.sink();
     try {
-      const s = await this.site.live.read(livePath, { signal });
+      const s = await this.site.live.read(livePath, { signal, size: entry.size });
       try {
         for await (const c of s) {
           throwIfCancelled(signal, livePath);
@@ -641,7 +641,7 @@ export class Transfers {
     let stream: { destroy(): void } | undefined;
     if (fromBlob) source = blobStream(this.site.copies.blobFile(fromBlob));
     else {
-      const s = await this.site.live.read(livePath, { signal });
+      const s = await this.site.live.read(livePath, { signal, size: entry.size });
       stream = s;
       source = s;
     }
