@@ -22,6 +22,8 @@ export class LostExpansions extends Disposable {
   /** Per row id: the number of the last expand or collapse the user made of it. */
   private readonly last = new Map<string, number>();
   private seq = 0;
+  /** The expand events being handled (waiting for the loads of other rows, or revealing). */
+  private readonly handling = new Set<Promise<void>>();
 
   /** Records a load of the children of `node` while it runs; returns it. */
   loading<T>(node: TreeNode | undefined, load: Promise<T>): Promise<T> {
@@ -34,7 +36,20 @@ export class LostExpansions extends Disposable {
   /** Follows the rows the user expands and collapses in `view`. */
   watch(view: vscode.TreeView<TreeNode>): void {
     this.own(view.onDidCollapseElement((e) => background('Following a collapsed row', this.mark(e.element).then(() => undefined))));
-    this.own(view.onDidExpandElement((e) => background('Keeping an expanded row expanded', this.expanded(view, e.element))));
+    this.own(
+      view.onDidExpandElement((e) => {
+        const p = this.expanded(view, e.element);
+        this.handling.add(p);
+        const done = () => this.handling.delete(p);
+        p.then(done, done);
+        background('Keeping an expanded row expanded', p);
+      }),
+    );
+  }
+
+  /** Resolves when every expand event heard so far has been handled (its row revealed, or left as it is). */
+  async idle(): Promise<void> {
+    while (this.handling.size) await Promise.allSettled([...this.handling]);
   }
 
   private async mark(node: TreeNode): Promise<{ id: string; n: number } | undefined> {
