@@ -21,8 +21,9 @@
 // The account: site ids are only unique within an account, and VS Code keeps a document by its
 // URI (an open tab, a document it has read, a restored window, recent files), so the query names
 // the account the revision belongs to by its tag (`a`: core/model/account.ts, the same tag as the
-// live files' URIs). The revision file system refuses a URI of another account than the one
-// signed in. URIs made before the tag (no `a`) open for the account signed in.
+// live files' URIs). The revision file system does not read a URI of another account than the
+// one signed in (it reads as a message saying so: features/revisions/fileSystem.ts). URIs made
+// before the tag (no `a`) open for the account signed in.
 //
 // The previous form `site-revision:/<display path>?s=…&r=…&p=…` (no authority, so no formatter:
 // titled with the file name alone) still opens, for the account signed in.
