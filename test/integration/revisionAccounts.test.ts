@@ -7,52 +7,43 @@
 // account that is not signed in, the old document is read again for the account signed in.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../src/extension';
 import { DEMO } from '../server/demo';
-import type { RunningService } from '../server';
-import { control, reseededAndSignedIn, signInDemo, type ServiceRevision } from './support';
+import { control, signInDemo, twoAccounts, type ServiceRevision } from './support';
 import { screenOrSkip } from './screen';
 import { waitFor } from './util';
 
 describe('Revision documents: each account’s own (two accounts whose sites share ids and revision ids)', function () {
   this.timeout(180000);
-  let api: ExtensionApi;
-  let urlA: string;
-  let serviceB: RunningService;
-  let urlB: string;
-  let siteId: string;
+  let t: Awaited<ReturnType<typeof twoAccounts>>;
   const PATH = 'shared/account-news.txt';
   const TEXT_A = 'the news of account A: salaries\n';
   const TEXT_B = 'the news of account B\n';
   const newest = async (url: string, who: { email: string; password: string }): Promise<ServiceRevision> => {
-    const res = await fetch(`${url}/api/revisions?site=${siteId}&file=${encodeURIComponent(PATH)}&no_content=0`, { method: 'POST', body: new URLSearchParams({ login: '1', email: who.email, password: who.password }) });
+    const res = await fetch(`${url}/api/revisions?site=${t.teamSiteId}&file=${encodeURIComponent(PATH)}&no_content=0`, { method: 'POST', body: new URLSearchParams({ login: '1', email: who.email, password: who.password }) });
     return ((await res.json()) as { revisions: ServiceRevision[] }).revisions.sort((a, b) => Number(b.id) - Number(a.id))[0]!;
   };
-  const signInB = () => vscode.commands.executeCommand('siteRevisions.signIn', { serviceUrl: urlB, email: DEMO.team.email, password: DEMO.team.password });
+  const signInB = () => vscode.commands.executeCommand('siteRevisions.signIn', { serviceUrl: t.urlB, email: DEMO.team.email, password: DEMO.team.password });
   /** The text the editor area draws (the editor draws its spaces as no-break spaces). */
   const editorText = async (s: ReturnType<typeof screenOrSkip>) => (await s.texts({ selector: '.part.editor .editor-container' })).join('\n').replace(/\u00a0/g, ' ');
 
   before(async () => {
-    ({ url: urlA, api } = await reseededAndSignedIn());
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { startService } = require('../server') as typeof import('../server');
-    serviceB = await startService({ port: 0, host: '127.0.0.1', quiet: true });
-    urlB = serviceB.url.replace(/\/+$/, '');
+    t = await twoAccounts();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    api.model.refresh();
-    siteId = (await api.model.all()).find((s) => s.name === 'Team Intranet')!.id;
+    const { urlA, urlB, teamSiteId: siteId } = t;
     await control(urlA, 'add-revision', { siteId, path: PATH, content: TEXT_A, author: 'a-only@example.com' });
     await control(urlB, 'add-revision', { siteId, path: PATH, content: TEXT_B, author: 'b-only@example.com' });
   });
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    if (urlA && (api.session.account?.email !== DEMO.user.email || api.session.state !== 'signedIn')) await signInDemo(urlA);
-    await serviceB?.close();
+    if (!t) return;
+    if (t.api.session.account?.email !== DEMO.user.email || t.api.session.state !== 'signedIn') await signInDemo(t.urlA);
+    await t.serviceB.close();
   });
 
   it('after another account signs in, a tab of the first’s revision says it belongs to an account that is not signed in, and a document read before URIs named their account is read again for the second', async function () {
     const s = screenOrSkip(this);
+    const { api, urlA, urlB, teamSiteId: siteId } = t;
     const revA = await newest(urlA, DEMO.user);
     const revB = await newest(urlB, DEMO.team);
     assert.equal(revA.id, revB.id, 'the two accounts’ revisions share an id');
