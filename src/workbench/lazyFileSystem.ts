@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 /** What the loaded code answers. */
 export type FileSystemReads = Pick<vscode.FileSystemProvider, 'stat' | 'readFile' | 'readDirectory'> & { onDidChangeFile?: vscode.Event<vscode.FileChangeEvent[]> };
 
-export class LazyReadonlyFileSystem implements vscode.FileSystemProvider {
+export class LazyReadonlyFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.emitter.event;
   private hooked = false;
@@ -23,6 +23,15 @@ export class LazyReadonlyFileSystem implements vscode.FileSystemProvider {
     }
     return p;
   }
+  /** Tells VS Code to read these documents again (what they show changed without the loaded code knowing: another account signed in). */
+  changed(uris: readonly vscode.Uri[]): void {
+    if (uris.length) this.emitter.fire(uris.map((uri) => ({ type: vscode.FileChangeType.Changed, uri })));
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+
   watch(): vscode.Disposable {
     return new vscode.Disposable(() => undefined);
   }

@@ -7,11 +7,14 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import { parseRevisionUri } from '../../src/features/revisions/fileSystem';
+import { parseRevisionUriComponents } from '../../src/core/model/uri';
 import { relativeTime } from '../../src/core/model/time';
 import { control, leaveMappedFolder, reseededAndSignedIn, serviceRevisions as listedRevisions, settled, type ServiceRevision } from './support';
 import { screenOrSkip, type Screen } from './screen';
 import { waitFor, workspaceFolder } from './util';
+
+/** The revision a document URI names (the extension's own parseRevisionUri also checks its account, which this copy of the module does not know). */
+const parseRevisionUri = (u: vscode.Uri) => (u.scheme === 'site-revision' ? parseRevisionUriComponents(u.path, u.query) : undefined);
 
 describe('Revision blame, quick diff and the newer-revision alert', function () {
   this.timeout(120000);

@@ -8,11 +8,14 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { TOOL_NAMES } from '../../src/features/history/names';
-import { parseRevisionUri } from '../../src/features/revisions/fileSystem';
+import { parseRevisionUriComponents } from '../../src/core/model/uri';
 import { DEMO } from '../server/demo';
 import { control, leaveMappedFolder, reseededAndSignedIn, serviceRevisions as listedRevisions, type ServiceRevision, settled, spyMessages } from './support';
 import { screen, screenOrSkip, type Screen } from './screen';
 import { waitFor, workspaceFolder } from './util';
+
+/** The revision a document URI names (the extension's own parseRevisionUri also checks its account, which this copy of the module does not know). */
+const parseRevisionUri = (u: vscode.Uri) => (u.scheme === 'site-revision' ? parseRevisionUriComponents(u.path, u.query) : undefined);
 
 type Group = 'Changed Locally' | 'Newer on the Service' | 'Only on the Service' | 'Not Compared';
 const GROUPS: Group[] = ['Changed Locally', 'Newer on the Service', 'Only on the Service', 'Not Compared'];

@@ -14,7 +14,7 @@ import type { ExtensionApi } from '../../src/extension';
 import { snapshotName, type StatusSnapshot } from '../../src/core/status/snapshot';
 import { DEMO } from '../server/demo';
 import type { RunningService } from '../server';
-import { control, leaveMappedFolder, reseededAndSignedIn, settled, signInDemo, type ServiceRevision } from './support';
+import { control, leaveMappedFolder, settled, signInDemo, twoAccounts, type ServiceRevision } from './support';
 import { screenOrSkip } from './screen';
 import { waitFor, workspaceFolder } from './util';
 
@@ -53,13 +53,7 @@ describe('Source control: each account’s own status (two accounts whose sites 
   const controlOf = async () => (await api.scm()).controls.all().find((c) => c.folder.toString() === dir.toString());
 
   before(async () => {
-    ({ url: urlA, api } = await reseededAndSignedIn());
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { startService } = require('../server') as typeof import('../server');
-    serviceB = await startService({ port: 0, host: '127.0.0.1', quiet: true });
-    urlB = serviceB.url.replace(/\/+$/, '');
-    api.model.refresh();
-    siteId = (await api.model.all()).find((s) => s.name === 'Team Intranet')!.id;
+    ({ api, urlA, serviceB, urlB, teamSiteId: siteId } = await twoAccounts());
     const teamB = (await post<{ sites: { id: string; name: string }[] }>(urlB, '/api/sites', DEMO.team)).sites.find((s) => s.name === 'Team Intranet');
     assert.equal(teamB?.id, siteId, 'the two accounts’ sites share an id');
     // A's: a file B's site has not, and a newer revision of a file both have; B's: its own newer revision of that file.

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { DEMO } from '../server/demo';
-import type { RequestRecord } from '../server';
+import type { RequestRecord, RunningService } from '../server';
 import type { ExtensionApi } from '../../src/extension';
 import { ext, testService } from './util';
 import { screen } from './screen';
@@ -39,6 +39,21 @@ export async function reseededAndSignedIn(): Promise<{ url: string; api: Extensi
   await control(url, 'reseed');
   await signInDemo(url);
   return { url, api };
+}
+
+/**
+ * The start of a suite of two accounts whose sites share ids: the demo user signed in on the
+ * reseeded local service (A), and a second local service started inside the host (B, seeded
+ * alike: "Team Intranet" has the same id for the team user there). The suite closes `serviceB`.
+ */
+export async function twoAccounts(): Promise<{ api: ExtensionApi; urlA: string; serviceB: RunningService; urlB: string; teamSiteId: string }> {
+  const { url: urlA, api } = await reseededAndSignedIn();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startService } = require('../server') as typeof import('../server');
+  const serviceB = await startService({ port: 0, host: '127.0.0.1', quiet: true });
+  api.model.refresh();
+  const teamSiteId = (await api.model.all()).find((s) => s.name === 'Team Intranet')!.id;
+  return { api, urlA, serviceB, urlB: serviceB.url.replace(/\/+$/, ''), teamSiteId };
 }
 
 /** Replaces a vscode.window function for the duration of a test; returns the restore function. */

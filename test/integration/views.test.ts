@@ -9,7 +9,7 @@ import type { ExtensionApi } from '../../src/extension';
 import type { FaultKind, FaultSpec } from '../server';
 import { DEMO } from '../server/demo';
 import { screenOrSkip, type Screen } from './screen';
-import { control, settled, signInDemo } from './support';
+import { control, settled, signInDemo, type Stats } from './support';
 import { ext, testService, waitFor } from './util';
 
 export const ACME = 'Acme Corporate';
@@ -53,7 +53,7 @@ describe('Screen: the Sites view in each failure state', function () {
   });
 
   afterEach(async () => {
-    await control(url, 'config', { failNext: [], faultRate: 0, latencyMs: 0, appendSites: [] });
+    await control(url, 'config', { failNext: [], faultRate: 0, latencyMs: 0, operationLatencyMs: {}, appendSites: [] });
     await s.clearNotifications();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
@@ -270,6 +270,60 @@ describe('Screen: the Sites view in each failure state', function () {
     await showLogShows(() => s.click({ selector: `${s.pane('Sites')} .monaco-list-row:has-text("Could not load the files with revisions") .action-label[aria-label^="Show Log"]` }), /Could not load the files with revisions: .*HTTP 500/);
     await s.click(errorRow);
     await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith('index.php')) && !r.some((x) => x.includes('Could not load')), 'the files after the click');
+    await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
+  });
+
+  /**
+   * A Refresh whose redraw waits for the files of an expanded site (Bakery API's file list answered
+   * after 5 s): `clicks` act on the collapsed row of Acme Corporate in that time. Resolves once every
+   * file list is answered and the extension has handled the expansions, with what is drawn then.
+   */
+  async function whileTheRedrawWaits(clicks: (acme: { selector: string; hasText: string }, expanded: () => Promise<string | null>) => Promise<void>): Promise<{ expanded: () => Promise<string | null>; rows: () => Promise<string[]> }> {
+    await sitesDrawn('to expand');
+    await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
+    await s.expandPath(['Bakery API']);
+    await s.until(() => s.rows(), (r) => r.some((x) => x.startsWith('requirements.txt')), 'the files of Bakery API');
+    await settled(api.scheduler, url);
+    const bakery = api.tree.roots.find((n) => n.site.name === 'Bakery API')!.site.id;
+    await control(url, 'config', { operationLatencyMs: { getRevisionFiles: 5000 } });
+    await control(url, 'reset-stats');
+    await vscode.commands.executeCommand('siteRevisions.refresh');
+    // The new list of sites is in and Bakery API's files are being fetched: the redraw waits for them.
+    const fileList = (st: Stats) => st.requests.find((r) => r.operation === 'getRevisionFiles' && new URL(r.url, url).searchParams.get('site') === bakery);
+    await s.until(() => control(url, 'stats'), (st) => st.requests.some((r) => r.operation === 'getSites') && st.inFlight > 0, 'the sites listed, a file list on its way');
+    const acme = { selector: `${s.pane('Sites')} .monaco-list-row[aria-level="1"]`, hasText: `/^\\s*${ACME}/` };
+    const expanded = () => s.attribute({ ...acme, name: 'aria-expanded' });
+    assert.equal(await expanded(), 'false');
+    await clicks(acme, expanded);
+    const clicked = Date.now();
+    await s.until(() => control(url, 'stats'), (st) => !!fileList(st) && st.inFlight === 0, 'the file lists answered', 30000);
+    await api.tree.expansions.idle();
+    // The clicks landed while the redraw waited for Bakery API's files (else this proves nothing).
+    const b = fileList(await control(url, 'stats'))!;
+    assert.ok(b.arrivedAt + b.ms > clicked, `Bakery API's files answered ${Math.round(b.arrivedAt + b.ms - clicked)} ms after the clicks`);
+    return { expanded, rows: () => s.rows() };
+  }
+
+  it('a site expanded while a Refresh waits for another site’s slow file list is drawn expanded, with its files, once they are in', async () => {
+    // VS Code redraws the tree after a Refresh once the file lists of the expanded sites are in;
+    // a site expanded by a click before that redraw was folded back by it and stayed folded (its
+    // files were fetched, nothing drew them).
+    const { expanded, rows } = await whileTheRedrawWaits((acme) => s.click(acme));
+    const drawn = await s.until(async () => ({ expanded: await expanded(), rows: await rows() }), (d) => d.expanded === 'true' && d.rows.some((x) => x.startsWith('index.php')), 'Acme Corporate expanded with its files', 15000);
+    assert.ok(drawn.rows.findIndex((x) => x.startsWith('index.php')) > drawn.rows.findIndex((x) => x.startsWith(ACME)), JSON.stringify(drawn.rows));
+    await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
+  });
+
+  it('a site expanded and collapsed again while a Refresh waits for another site’s files stays collapsed', async () => {
+    const { expanded, rows } = await whileTheRedrawWaits(async (acme, isExpanded) => {
+      await s.click(acme);
+      await s.until(isExpanded, (x) => x === 'true', 'Acme Corporate expanded');
+      await s.click(acme);
+      await s.until(isExpanded, (x) => x === 'false', 'Acme Corporate collapsed');
+    });
+    // Every expansion handled: the user's last move (a collapse) stands.
+    assert.equal(await expanded(), 'false');
+    assert.ok(!(await rows()).some((x) => x.startsWith('index.php')));
     await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
   });
 });

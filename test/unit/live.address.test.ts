@@ -3,7 +3,8 @@
 // non-ASCII characters, `#` and `%` kept exactly in the path (their trip through VS Code's Uri text
 // form is the host suite's: test/integration/live.test.ts reads each from the real server by it).
 import * as assert from 'node:assert/strict';
-import { accountTag, liveUriComponents, parseLiveUriComponents, LIVE_SCHEME } from '../../src/features/live/address';
+import { accountTag } from '../../src/core/model/account';
+import { liveUriComponents, parseLiveUriComponents, LIVE_SCHEME } from '../../src/features/live/address';
 
 describe('live addresses (site-live: URIs)', () => {
   const tag = accountTag('https://service.example|demo@example.com');

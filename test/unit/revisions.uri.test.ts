@@ -1,7 +1,9 @@
 // Unit tests of revision document addresses (src/core/model/uri.ts).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { isRevisionDocument, labelText, parseRevisionUriComponents, revisionUriComponents } from '../../src/core/model/uri';
+import { createHash } from 'node:crypto';
+import { isForAccount, isRevisionDocument, labelText, parseRevisionUriComponents, revisionUriComponents } from '../../src/core/model/uri';
+import { accountKeyOf, accountTag } from '../../src/core/model/account';
 import { legacyRevisionUriComponents } from './helpers/legacyUri';
 import { formatShortLocal } from '../../src/core/model/time';
 
@@ -76,5 +78,54 @@ describe('revisions: revision URIs', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('revisions: revision URIs name their account', () => {
+  const A = accountTag(accountKeyOf('https://service.example', 'Alice@Example.com'));
+  const B = accountTag(accountKeyOf('https://service.example', 'bob@example.com'));
+  const rev = { siteId: '3', revisionId: '1004', path: 'includes/db.php' };
+
+  it('the tag: 12 hex digits of SHA-256 of serviceUrl|email (email lower-cased), naming neither', () => {
+    assert.equal(accountKeyOf('https://service.example', 'Alice@Example.com'), 'https://service.example|alice@example.com');
+    assert.equal(A, createHash('sha256').update('https://service.example|alice@example.com').digest('hex').slice(0, 12));
+    assert.match(A, /^[0-9a-f]{12}$/);
+    assert.notEqual(A, B);
+    assert.notEqual(accountTag(accountKeyOf('https://other.example', 'alice@example.com')), A, 'the same user of another service is another account');
+  });
+
+  it('carries the account as `a`, reads it back, and opens only for that account', () => {
+    const c = revisionUriComponents({ ...rev, account: A }, { when: '2024-05-01 15:45, alice', of: '' });
+    assert.equal(JSON.parse(c.query).a, A);
+    assert.ok(!c.query.includes('alice@') && !c.query.includes('service.example'), 'the query names neither the user nor the service');
+    const back = parseRevisionUriComponents(c.path, c.query)!;
+    assert.deepEqual(back, { ...rev, account: A });
+    assert.equal(isForAccount(back, A), true);
+    assert.equal(isForAccount(back, B), false, 'another account');
+    assert.equal(isForAccount(back, undefined), false, 'no one signed in');
+    // Two accounts' revisions of equal site id, revision id and label are two documents.
+    assert.notEqual(revisionUriComponents({ ...rev, account: B }).query, revisionUriComponents({ ...rev, account: A }).query);
+  });
+
+  it('URIs made before the tag (no `a`, both older forms) still open, for the account signed in', () => {
+    const json = revisionUriComponents(rev);
+    assert.equal('a' in JSON.parse(json.query), false);
+    const legacy = legacyRevisionUriComponents(rev);
+    for (const c of [json, legacy]) {
+      const back = parseRevisionUriComponents(c.path, c.query)!;
+      assert.deepEqual(back, rev);
+      assert.equal(isForAccount(back, A), true);
+      assert.equal(isForAccount(back, B), true);
+    }
+  });
+
+  it('an `a` that is not a string (or is empty) opens for nobody', () => {
+    // 123456789012 is 12 digits: read as text it could pass for a tag.
+    const digits = '123456789012';
+    for (const a of [123456789012, null, true, [digits], { a: digits }, '']) {
+      const back = parseRevisionUriComponents('/includes/db.php', JSON.stringify({ s: '3', r: '1004', p: 'includes/db.php', a }));
+      assert.ok(back, JSON.stringify(a));
+      for (const signedIn of [digits, A, undefined, '']) assert.equal(isForAccount(back, signedIn), false, `${JSON.stringify(a)} for ${signedIn}`);
+    }
   });
 });

@@ -1,6 +1,6 @@
 // Pure (no `vscode`): the address of a revision document.
 //
-//   site-revision://revision/<display path>?{"s":<siteId>,"r":<revisionId>,"p":<raw path>,"of":…,"when":…}
+//   site-revision://revision/<display path>?{"s":<siteId>,"r":<revisionId>,"p":<raw path>,"a":<account tag>,"of":…,"when":…}
 //
 // The path is the file's own path, so VS Code picks the language mode, the file icon and the
 // breadcrumbs from it; its folders are the display segments (empty segments dropped, control
@@ -18,8 +18,15 @@
 // an absolute date, in local time to the minute: a relative time ("6 days ago") frozen into the
 // URI would be wrong after the next reload.
 //
+// The account: site ids are only unique within an account, and VS Code keeps a document by its
+// URI (an open tab, a document it has read, a restored window, recent files), so the query names
+// the account the revision belongs to by its tag (`a`: core/model/account.ts, the same tag as the
+// live files' URIs). The revision file system does not read a URI of another account than the
+// one signed in (it reads as a message saying so: features/revisions/fileSystem.ts). URIs made
+// before the tag (no `a`) open for the account signed in.
+//
 // The previous form `site-revision:/<display path>?s=…&r=…&p=…` (no authority, so no formatter:
-// titled with the file name alone) still opens.
+// titled with the file name alone) still opens, for the account signed in.
 //
 // A side of two sites compared (Compare with Another Site's multi-file diff) is the same document
 // under a path of its own, `/<site name>/<path relative to the compared folder>` (its query's `d`),
@@ -43,6 +50,8 @@ export interface RevisionAddress {
   path: string;
   /** The URI's path when it is not the file's own (a side of two sites compared; see the header). */
   shown?: string;
+  /** The tag of the account the revision belongs to (core/model/account.ts); none in URIs made before it. */
+  account?: string;
 }
 
 /** The texts a revision's label is made of (see the header). */
@@ -78,7 +87,7 @@ export function revisionUriComponents(a: RevisionAddress, label: RevisionLabel =
   return {
     authority: a.shown !== undefined ? REVISION_SIDE_AUTHORITY : REVISION_AUTHORITY,
     path: a.shown ?? revisionUriPath(a.path),
-    query: JSON.stringify({ s: a.siteId, r: a.revisionId, p: a.path, of: labelText(label.of), when: labelText(label.when), ...(a.shown !== undefined ? { d: a.shown } : {}) }),
+    query: JSON.stringify({ s: a.siteId, r: a.revisionId, p: a.path, ...(a.account !== undefined ? { a: a.account } : {}), of: labelText(label.of), when: labelText(label.when), ...(a.shown !== undefined ? { d: a.shown } : {}) }),
   };
 }
 
@@ -114,7 +123,7 @@ function parseLegacyQuery(query: string): { siteId?: string; revisionId?: string
   return out;
 }
 
-function parseJsonQuery(query: string): { siteId?: string; revisionId?: string; raw?: string; shown?: string } {
+function parseJsonQuery(query: string): { siteId?: string; revisionId?: string; raw?: string; shown?: string; account?: string } {
   let v: unknown;
   try {
     v = JSON.parse(query);
@@ -124,7 +133,10 @@ function parseJsonQuery(query: string): { siteId?: string; revisionId?: string; 
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
   const o = v as Record<string, unknown>;
   const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
-  return { siteId: str(o.s), revisionId: str(o.r), raw: str(o.p), shown: str(o.d) };
+  // An account that is not a string is kept as '', which no account's tag is (12 hex digits):
+  // such a URI opens for none. (Not its JSON text: the number 123456789012 would read as a tag.)
+  const account = o.a === undefined ? undefined : typeof o.a === 'string' ? o.a : '';
+  return { siteId: str(o.s), revisionId: str(o.r), raw: str(o.p), shown: str(o.d), account };
 }
 
 /**
@@ -132,13 +144,23 @@ function parseJsonQuery(query: string): { siteId?: string; revisionId?: string; 
  * site or revision id, or no raw path in the query and none in the path).
  */
 export function parseRevisionUriComponents(path: string, query: string): RevisionAddress | undefined {
-  const q: { siteId?: string; revisionId?: string; raw?: string; shown?: string } = query.startsWith('{') ? parseJsonQuery(query) : parseLegacyQuery(query);
+  const q: { siteId?: string; revisionId?: string; raw?: string; shown?: string; account?: string } = query.startsWith('{') ? parseJsonQuery(query) : parseLegacyQuery(query);
   const { siteId, revisionId, raw } = q;
   if (!siteId || !revisionId) return undefined;
-  if (raw !== undefined) return { siteId, revisionId, path: raw, ...(q.shown !== undefined ? { shown: q.shown } : {}) };
+  const account = q.account !== undefined ? { account: q.account } : {};
+  if (raw !== undefined) return { siteId, revisionId, path: raw, ...(q.shown !== undefined ? { shown: q.shown } : {}), ...account };
   // No raw path (a hand-made URI): the display path is the best we have.
   const shown = path.replace(/^\/+/, '');
-  return shown ? { siteId, revisionId, path: shown } : undefined;
+  return shown ? { siteId, revisionId, path: shown, ...account } : undefined;
+}
+
+/**
+ * Whether a revision address may be opened while `signedIn` (an account tag, or undefined when
+ * no one is) is signed in: one without an account (made before the tag) opens for whoever is;
+ * one with an account, only for that account.
+ */
+export function isForAccount(a: RevisionAddress, signedIn: string | undefined): boolean {
+  return a.account === undefined || (!!a.account && a.account === signedIn);
 }
 
 /**

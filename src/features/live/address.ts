@@ -16,7 +16,6 @@
 // The label: package.json's `resourceLabelFormatters` formats `live`-authority URIs of this
 // scheme as `${path} (live · ${query.n})`: a live file's tab reads `index.php (live · Acme
 // Corporate)`, its tooltip `/index.php (live · Acme Corporate)`.
-import { createHash } from 'node:crypto';
 import { labelText } from '../../core/model/uri';
 
 export const LIVE_SCHEME = 'site-live';
@@ -24,15 +23,10 @@ export const LIVE_AUTHORITY = 'live';
 
 export interface LiveAddress {
   siteId: string;
-  /** The account tag (see accountTag). */
+  /** The account tag (core/model/account.ts accountTag). */
   account: string;
   /** Root-relative path: '' is the root; segments joined by '/', as the server names them. */
   path: string;
-}
-
-/** The tag of an account key (`serviceUrl|email`): 12 hex digits of its SHA-256, never the key itself. */
-export function accountTag(accountKey: string): string {
-  return createHash('sha256').update(accountKey).digest('hex').slice(0, 12);
 }
 
 /** The components of the URI of an address; `siteName` goes into the label only. */

@@ -16,7 +16,7 @@ import type { Log } from '../../workbench/log';
 import type { Session } from '../auth/session';
 import { accountKey } from '../revisions/register';
 import type { SitesModel } from '../sites/sitesModel';
-import { accountTag } from './address';
+import { accountTag } from '../../core/model/account';
 import { forgetTyped, siteSecrets } from './secrets';
 import { GlobalTrustStore, trustDecider } from './trust';
 

@@ -13,12 +13,14 @@ import { describeError } from '../../workbench/notify';
 import { isOffline } from '../sites/viewState';
 import { fileName, revisionLabel, type RevisionRef } from './nodes';
 import type { RevisionStore } from '../../core/model/revisionStore';
-import { isRevisionDocument, parseRevisionUriComponents, revisionUriComponents, REVISION_SCHEME, type RevisionAddress, type RevisionLabel } from '../../core/model/uri';
+import { isForAccount, isRevisionDocument, parseRevisionUriComponents, revisionUriComponents, REVISION_SCHEME, type RevisionAddress, type RevisionLabel } from '../../core/model/uri';
 import { Disposable } from '../../core/util/disposable';
+import { revisionAccount } from './account';
 
-/** The document of a revision; `label` names it in its tab (see uri.ts). */
+/** The document of a revision; `label` names it in its tab (see uri.ts). Of the account signed in unless `a` names one. */
 export function revisionUri(a: RevisionAddress, label?: RevisionLabel): vscode.Uri {
-  return vscode.Uri.from({ scheme: REVISION_SCHEME, ...revisionUriComponents(a, label) });
+  const account = a.account ?? revisionAccount();
+  return vscode.Uri.from({ scheme: REVISION_SCHEME, ...revisionUriComponents(account === undefined ? a : { ...a, account }, label) });
 }
 
 /** The document of a listed revision, titled with its date and author (what every command opens). */
@@ -26,8 +28,20 @@ export function revisionDocumentUri(ref: RevisionRef): vscode.Uri {
   return revisionUri({ siteId: ref.site.id, revisionId: ref.item.id, path: ref.path }, revisionLabel(ref));
 }
 
+/** The revision a URI names, when it is one of the account signed in (or made before URIs named one; see uri.ts). */
 export function parseRevisionUri(uri: vscode.Uri): RevisionAddress | undefined {
+  const a = anyRevisionUri(uri);
+  return a && isForAccount(a, revisionAccount()) ? a : undefined;
+}
+
+/** The revision a URI names, whichever account it belongs to. */
+function anyRevisionUri(uri: vscode.Uri): RevisionAddress | undefined {
   return uri.scheme === REVISION_SCHEME ? parseRevisionUriComponents(uri.path, uri.query) : undefined;
+}
+
+/** What a revision of another account reads as (two lines: the editor does not wrap them). */
+export function otherAccountMessage(a: Pick<RevisionAddress, 'revisionId' | 'path'>): string {
+  return `${vscode.l10n.t('Revision {0} of {1} belongs to an account that is not signed in.', a.revisionId, fileName(a.path))}\n${vscode.l10n.t('Sign in as that account to open it.')}\n`;
 }
 
 /** The revision documents a tab shows (a diff shows two). */
@@ -57,6 +71,8 @@ export class RevisionFileSystem extends Disposable {
   constructor(
     private readonly store: RevisionStore,
     private readonly whenReady: () => Promise<unknown> = () => Promise.resolve(),
+    /** The tag of the account signed in (undefined: none): a URI of another account reads as otherAccountMessage. */
+    private readonly account: () => string | undefined = revisionAccount,
   ) {
     super();
   }
@@ -71,10 +87,13 @@ export class RevisionFileSystem extends Disposable {
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    const a = parseRevisionUri(uri);
+    const a = anyRevisionUri(uri);
     // Anything that is not a revision document (a folder of its breadcrumbs, which keeps its
     // query…) is an empty folder.
     if (!a || !isRevisionDocument(uri.path, a)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
+    const refused = await this.refused(a);
+    // Time 0: VS Code reads a document again only when its time or size differ from the last read.
+    if (refused) return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: refused.byteLength, permissions: vscode.FilePermission.Readonly };
     const bytes = await this.load(uri, a);
     // The revision's date as the file time, when its list is loaded.
     const found = this.store.findListed(a.siteId, a.revisionId);
@@ -83,13 +102,28 @@ export class RevisionFileSystem extends Disposable {
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
-    const a = parseRevisionUri(uri);
+    const a = anyRevisionUri(uri);
     if (!a || !isRevisionDocument(uri.path, a)) throw vscode.FileSystemError.FileIsADirectory(uri);
-    return this.load(uri, a);
+    return (await this.refused(a)) ?? this.load(uri, a);
   }
 
   readDirectory(): [string, vscode.FileType][] {
     return [];
+  }
+
+  /**
+   * What a revision of another account than the one signed in reads as: the message that says so
+   * (undefined: it is of the account signed in, or of none). Site and revision ids are only unique
+   * within an account, and the store has the signed-in account's, which may hold the same ids.
+   * Not an error: VS Code keeps the text it read for a document (an open tab, a document it keeps
+   * without one) when reading it again fails, so after a switch of accounts the tab would go on
+   * showing the other account's revision; it replaces it with this text.
+   */
+  private async refused(a: RevisionAddress): Promise<Uint8Array | undefined> {
+    if (a.account === undefined) return undefined;
+    // A restored window asks before the stored session is back.
+    await this.whenReady().catch(() => undefined);
+    return isForAccount(a, this.account()) ? undefined : new TextEncoder().encode(otherAccountMessage(a));
   }
 
   private async load(uri: vscode.Uri, a: RevisionAddress): Promise<Uint8Array> {

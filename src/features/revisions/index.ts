@@ -7,6 +7,7 @@ import { onDidChangeSettings, readSettings } from '../../workbench/config';
 import { picks } from './activeFile';
 import { RevisionCommands } from './commands';
 import { RevisionsController } from './controller';
+import { followRevisionAccount } from './account';
 import { RevisionFileSystem, parseRevisionUri, revisionDocumentUri, revisionUri } from './fileSystem';
 import type { FolderMapping } from './mapping';
 import type { RevisionCommand } from './names';
@@ -40,6 +41,8 @@ export interface RevisionsApi {
 /** Makes the store, the Sites view's rows under each site, the revision documents' provider and the commands' handlers. */
 export function activateRevisions(deps: RevisionsDeps, folders: FolderMapping, subscriptions: vscode.Disposable[]): RevisionsApi {
   const { session, model, tree, log, notifier, whenReady, cache, view } = deps;
+  // The account whose revision documents are made and read (./account.ts).
+  followRevisionAccount(() => accountKey(session));
   // The store tells the controller (made below) which list a refresh behind replaced.
   const hooks: { updated?: (u: ListUpdate) => void } = {};
   const store = new RevisionStore((fn) => session.call(fn), readSettings().cacheSizeBytes, log, {

@@ -17,6 +17,7 @@ import { setContext } from '../../workbench/context';
 import { feature, lazyCommand } from '../../workbench/feature';
 import { LazyReadonlyFileSystem } from '../../workbench/lazyFileSystem';
 import { REVISION_SCHEME } from '../../core/model/uri';
+import { accountKeyOf } from '../../core/model/account';
 import { GoneSites } from './goneSites';
 import { FolderMapping } from './mapping';
 import { REVISION_COMMANDS } from './names';
@@ -51,7 +52,7 @@ export interface Revisions {
 /** Who the data belongs to: the service and the user; undefined when signed out. */
 export function accountKey(session: Session): string | undefined {
   const a = session.account;
-  return a && session.state !== 'signedOut' ? `${a.serviceUrl}|${a.email.toLowerCase()}` : undefined;
+  return a && session.state !== 'signedOut' ? accountKeyOf(a.serviceUrl, a.email) : undefined;
 }
 
 export function registerRevisions(deps: RevisionsDeps): Revisions {
@@ -71,8 +72,9 @@ export function registerRevisions(deps: RevisionsDeps): Revisions {
   const load = feature(async () => (loaded = (await import('./index.js')).activateRevisions(deps, folders, context.subscriptions)));
 
   // Revision documents: the scheme is VS Code's from activation on (a restored window asks for
-  // its revision tabs at once); what reads them is loaded by the first of them.
-  // Each read loads the feature (once) and is answered by its provider (./fileSystem.ts); revisions never change and cannot be written.
+  // its revision tabs at once); what reads them is loaded by the first of them. Each read loads
+  // the feature (once) and is answered by its provider (./fileSystem.ts); revisions never change
+  // and cannot be written. Each is of the account signed in when it was made (its URI says which: ./account.ts).
   const provider = new LazyReadonlyFileSystem(async () => (await load()).provider);
   const readonlyMessage = new vscode.MarkdownString(vscode.l10n.t('This is a stored revision of a site file; it cannot be changed. Use **{0}** to bring it back into the working file.', vscode.l10n.t('Restore Revision')));
   tree.setSiteChildren(async (node) => (await load()).controller.siteChildren(node));
@@ -87,7 +89,22 @@ export function registerRevisions(deps: RevisionsDeps): Revisions {
     setContext('siteRevisions.activeFileMapped', !!uri && (uri.scheme === REVISION_SCHEME || folders.sitesContaining(uri).length > 0));
   };
 
+  // Another account (or none): VS Code reads every revision document it holds again (its tabs'
+  // and those it keeps without one), so that none shows what it read for the account before: one
+  // of another account now reads as the message that says so (./fileSystem.ts), one made before
+  // URIs named their account is read for the account now signed in, and one of the account
+  // signed in again shows its revision again.
+  let account = accountKey(session);
+  const followAccount = session.onDidChange(() => {
+    const now = accountKey(session);
+    if (now === account) return;
+    account = now;
+    provider.changed(openRevisionDocuments());
+  });
+
   context.subscriptions.push(
+    provider,
+    followAccount,
     vscode.workspace.registerFileSystemProvider(REVISION_SCHEME, provider, { isReadonly: readonlyMessage, isCaseSensitive: true }),
     folders,
     expanded,
@@ -107,4 +124,24 @@ export function registerRevisions(deps: RevisionsDeps): Revisions {
     if (folders.get(siteId)) await folders.set(siteId, undefined);
   };
   return { folders, load, loaded: () => loaded, forgetSite };
+}
+
+/** The revision documents VS Code holds: those it has read (open or not) and those of the tabs (a diff shows two). */
+function openRevisionDocuments(): vscode.Uri[] {
+  const uris = new Map<string, vscode.Uri>();
+  const add = (u: vscode.Uri | undefined) => {
+    if (u?.scheme === REVISION_SCHEME) uris.set(u.toString(), u);
+  };
+  for (const d of vscode.workspace.textDocuments) add(d.uri);
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      const i = tab.input;
+      if (i instanceof vscode.TabInputText) add(i.uri);
+      else if (i instanceof vscode.TabInputTextDiff) {
+        add(i.original);
+        add(i.modified);
+      }
+    }
+  }
+  return [...uris.values()];
 }

@@ -5,6 +5,7 @@ import type { Site, ServerType } from '../../core/api/types';
 import { withoutSiteUserinfo, withoutUserinfo } from '../../core/api/userinfo';
 import { skippedNode } from '../../workbench/tree/message';
 import { TreeNode } from '../../workbench/tree/node';
+import { LostExpansions } from '../../workbench/tree/lostExpansions';
 import { appendData, dataTooltip } from '../../workbench/markdown';
 import { background } from '../../core/util/background';
 import type { SitesModel } from './sitesModel';
@@ -130,6 +131,8 @@ export class SitesTreeProvider extends Disposable implements vscode.TreeDataProv
   roots: SiteNode[] = [];
   /** The duplicate ids last warned about (one warning per distinct list, not per render). */
   private warnedDuplicates = '';
+  /** Rows expanded while VS Code redraws the tree, expanded again if the redraw folds them (watched by the view: sitesView.ts). */
+  readonly expansions = this.own(new LostExpansions());
 
   /** @param log where a service bug (sites sharing an id) is reported. */
   constructor(
@@ -182,8 +185,11 @@ export class SitesTreeProvider extends Disposable implements vscode.TreeDataProv
     return node.parent;
   }
 
-  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
-    if (node) return node.getChildren();
+  getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    return this.expansions.loading(node, node ? Promise.resolve(node.getChildren()) : this.loadRoots());
+  }
+
+  private async loadRoots(): Promise<TreeNode[]> {
     const load = this.model.visibleSites();
     background('Showing progress in the Sites view', vscode.window.withProgress({ location: { viewId: SITES_VIEW } }, () => load.catch(() => undefined)));
     try {

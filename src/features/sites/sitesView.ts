@@ -54,6 +54,8 @@ export class ServiceWordsNotice {
 /** @param dragAndDrop what the view does with what is dropped on it (site files: src/features/siteImport/register.ts). */
 export function createSitesView(model: SitesModel, provider: SitesTreeProvider, dragAndDrop?: vscode.TreeDragAndDropController<TreeNode>): { view: vscode.TreeView<TreeNode>; disposables: vscode.Disposable[] } {
   const view = vscode.window.createTreeView(SITES_VIEW, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true, ...(dragAndDrop ? { dragAndDropController: dragAndDrop } : {}) });
+  // A row expanded while a refresh is being drawn, folded back by that redraw, is expanded again.
+  provider.expansions.watch(view);
   const update = () => {
     const listed = model.state === 'ready' || model.state === 'empty';
     const offline = model.state === 'offline' && model.hasSites;
