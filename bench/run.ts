@@ -47,6 +47,9 @@
 //                against rclone, a 200 MB SFTP read against rclone and OpenSSH's sftp, Live Drift of
 //                2,000 files, Test Connection (loopback, a dead host), the protocols' chunks
 //                (bench/live.ts, bench/liveChild.ts).
+//  12. transfer  guarded transfers (src/core/transfer) against the real SFTP and FTP servers of the
+//                tests with 20 ms added: a 2,000-file 200 MB folder down and up against rclone and
+//                lftp, the guard check of a folder upload, upload on save (bench/transfer.ts).
 // Event-loop rows (issue "Trust", point 1): perf_hooks.monitorEventLoopDelay at 1 ms; targets
 // max ≤ 50 ms and p99 ≤ 20 ms, and a hostile expression ended or cut within 1 s (LOOP_TARGETS).
 // Every process started here is stopped before the end (and on Ctrl-C / SIGTERM).
@@ -62,6 +65,7 @@ import { BENCH_DOC, kb, markdown, textTable, writeBenchTable, type Machine, type
 import { searchBench, searchRows } from './search';
 import { asOfBench, asOfRows } from './asOf';
 import { liveBench, liveRows } from './live';
+import { transferBench, transferRows } from './transfer';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample, SlicedBlameSample } from './blameChild';
 import { SCM_WORKLOAD, type ScmColdSample, type ScmLinesSample, type ScmWarmSample } from './scmChild';
@@ -77,7 +81,7 @@ const USAGE = `npm run bench [-- options]   (node out/bench/run.js [options] aft
   --strict        exit 1 when a target is missed (default: exit 0 once every figure was measured)
   --skip-host     leave out the figures measured in the real extension host
   --skip-package  no .vsix: measure a production build made here instead
-  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame, asof, scm, live
+  --only STEP     only the step whose name starts with STEP: size, extension, plain, client, blame, asof, scm, live, transfer
                   (a quicker look at one group; not with --write-docs)
   --from FILE     measure nothing: print (or put into docs/benchmarks.md) the figures of an earlier
                   --json run saved in FILE
@@ -466,6 +470,9 @@ async function main(): Promise<number> {
     // ---- 11. the connection layer against real servers (issue 33)
     const live = await stage('live: the connection layer against real servers', () => liveBench({ quick, tmp, cleanup }));
 
+    // ---- 12. guarded transfers against the real servers (test/live), with the peers
+    const transfer = await stage('transfer (guarded upload and download, real servers)', () => transferBench({ quick, tmp, cleanup }));
+
     // ---- the report
     const rows: Row[] = [];
     const row = (r: Row) => rows.push(r);
@@ -694,6 +701,7 @@ async function main(): Promise<number> {
       rows.push(...liveRows(live));
       errors.push(...live.errors.map((e) => `live: ${e}`));
     }
+    if (transfer) rows.push(...transferRows(transfer));
 
     if (size) {
       if (host?.bundleBytes !== undefined && host.bundleBytes !== size.benchBundleBytes) {
@@ -743,6 +751,7 @@ async function main(): Promise<number> {
         blame,
         blameSliced,
         search,
+        transfer,
         scm,
         live,
         size,

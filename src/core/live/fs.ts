@@ -121,7 +121,7 @@ export class LiveFsImpl implements LiveFs {
           if (st?.type === 'symlink' && st.link) {
             target = resolveLinkTarget(d.rootAbs(), prefix, st.link.target) ?? null;
             this.links.set(prefix, target);
-          }
+          } else if (st) this.remember([{ ...st, path: prefix }]); // not a link: the next write into that folder needs no stat
         }
         if (target === null) {
           throw new LiveError('outside-root', stage, `"${prefix}" is a symbolic link to a place outside the site's folder; it is not followed.`, { next: 'Open the file through a path inside the site\'s folder.' });

@@ -366,7 +366,9 @@ class FtpDriver implements Driver {
       stream: out,
       size,
       destroy: () => {
-        if (!done) {
+        // Read to its end: the transfer's own end (the server's 226) gives the connection back
+        // whole; closing it here would cost the next read a new connection and login.
+        if (!done && !out.readableEnded) {
           c.client.close();
           out.destroy();
           finish(true);

@@ -4,6 +4,9 @@
 // every later connection of the agent is checked in its connector against that decision (a CA
 // vouches, or the fingerprint is pinned or was accepted), so nothing secret is sent to a server
 // that is not the one trusted. Credentials go in headers only: no URL carries userinfo.
+// Proxies: LiveOptions.proxy decides per origin as it does for the service client (http.proxy,
+// the environment, noProxy, loopback direct); a proxied connection is a CONNECT tunnel
+// (./tunnel.ts), inside which the TLS to the site is checked exactly as when direct.
 import { lookup } from 'node:dns/promises';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
@@ -11,6 +14,7 @@ import type { Dispatcher } from 'undici';
 import { loadUndici } from '../api/agents';
 import type { DriverContext } from './driver';
 import { secureContextOf, verifyTls } from './trust';
+import { openTunnel, proxyDisplay, type TunnelRoute } from './tunnel';
 import { LiveError, type LiveStage } from './types';
 import { abortable, cancelled, netError, timedOut, withTimeout } from './util';
 
@@ -38,6 +42,47 @@ export class HttpSession {
     return this.probed;
   }
 
+  /**
+   * The proxy route to host:port (LiveOptions.proxy: the service client's decision, noProxy and
+   * loopback direct included), or undefined to go direct. An unusable proxy setting is a 'config' error.
+   */
+  private routeTo(protocol: string, host: string, port: number): TunnelRoute | undefined {
+    const resolver = this.ctx.options.proxy;
+    if (!resolver) return undefined;
+    try {
+      return resolver(new URL(`${protocol}//${host.includes(':') ? `[${host}]` : host}:${port}/`));
+    } catch (e) {
+      throw new LiveError('config', 'connect', e instanceof Error ? e.message : 'The proxy setting is not usable.', { next: 'Fix http.proxy, or clear it to connect directly.' });
+    }
+  }
+
+  /** A TCP socket to host:port: direct, or through the proxy's tunnel. */
+  private socketTo(route: TunnelRoute | undefined, host: string, port: number, signal: AbortSignal): Promise<Socket> {
+    const ep = this.ctx.endpoint;
+    if (route) return openTunnel(route, host, port, { signal, timeoutMs: ep.timeoutMs, ...ctxOpt(this.ctx) });
+    let s: Socket | undefined;
+    return abortable(
+      signal,
+      'connect',
+      () =>
+        withTimeout(
+          ep.timeoutMs,
+          'connect',
+          () =>
+            new Promise<Socket>((resolve, reject) => {
+              const sock = (s = netConnect({ host, port }));
+              sock.once('connect', () => {
+                sock.removeListener('error', reject);
+                resolve(sock);
+              });
+              sock.once('error', reject);
+            }),
+          () => s?.destroy(),
+        ),
+      () => s?.destroy(),
+    ).catch((e: unknown) => Promise.reject(netError(e, 'connect', `${host}:${port}`)));
+  }
+
   private async doProbe(signal: AbortSignal): Promise<void> {
     const ep = this.ctx.endpoint;
     const host = this.origin.hostname.replace(/^\[|\]$/g, '');
@@ -46,34 +91,34 @@ export class HttpSession {
       this.ctx.stage({ stage: e.stage, ok: false, detail: e.message, ms: 0 });
       return e;
     };
+    let route: TunnelRoute | undefined;
+    try {
+      route = this.routeTo(this.origin.protocol, host, port);
+    } catch (e) {
+      throw fail(e as LiveError);
+    }
     let t = Date.now();
     let address = host;
-    try {
-      if (!isIP(host)) {
-        const addrs = await abortable(signal, 'resolve', () => lookup(host, { all: true }));
-        address = addrs[0]!.address;
-        this.ctx.stage({ stage: 'resolve', ok: true, detail: `${host} resolved to ${addrs.map((a) => a.address).join(', ')}`, ms: Date.now() - t });
-      } else this.ctx.stage({ stage: 'resolve', ok: true, detail: `${host} is an address`, ms: 0 });
-    } catch (e) {
-      throw fail(netError(e, 'resolve', host));
+    if (route) this.ctx.stage({ stage: 'resolve', ok: true, detail: `${host} is resolved by the proxy ${proxyDisplay(route.url)}`, ms: 0 });
+    else {
+      try {
+        if (!isIP(host)) {
+          const addrs = await abortable(signal, 'resolve', () => lookup(host, { all: true }));
+          address = addrs[0]!.address;
+          this.ctx.stage({ stage: 'resolve', ok: true, detail: `${host} resolved to ${addrs.map((a) => a.address).join(', ')}`, ms: Date.now() - t });
+        } else this.ctx.stage({ stage: 'resolve', ok: true, detail: `${host} is an address`, ms: 0 });
+      } catch (e) {
+        throw fail(netError(e, 'resolve', host));
+      }
     }
     t = Date.now();
     let sock: Socket;
     try {
-      sock = await abortable(signal, 'connect', () =>
-        withTimeout(ep.timeoutMs, 'connect', () =>
-          new Promise<Socket>((resolve, reject) => {
-            const s = netConnect({ host: address, port });
-            s.once('connect', () => resolve(s));
-            s.once('error', reject);
-            signal.addEventListener('abort', () => s.destroy(), { once: true });
-          }),
-        ),
-      );
+      sock = await this.socketTo(route, route ? host : address, port, signal);
     } catch (e) {
       throw fail(netError(e, 'connect', `${host}:${port}`));
     }
-    this.ctx.stage({ stage: 'connect', ok: true, detail: `connected to ${address}:${port}`, ms: Date.now() - t });
+    this.ctx.stage({ stage: 'connect', ok: true, detail: route ? `a tunnel to ${host}:${port} through the proxy ${proxyDisplay(route.url)}` : `connected to ${address}:${port}`, ms: Date.now() - t });
     if (this.origin.protocol !== 'https:') {
       sock.destroy();
       return;
@@ -111,7 +156,10 @@ export class HttpSession {
       connect: ((opts: { hostname: string; host?: string; protocol: string; port: string; servername?: string }, cb: (err: Error | null, socket: Socket | null) => void) => {
         const host = opts.hostname.replace(/^\[|\]$/g, '');
         const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);
+        const https = opts.protocol === 'https:';
+        const stop = new AbortController();
         let done = false;
+        let socket: Socket | undefined;
         const finish = (err: Error | null, s: Socket | null) => {
           if (done) return;
           done = true;
@@ -119,27 +167,39 @@ export class HttpSession {
           cb(err, s);
         };
         const timer = setTimeout(() => {
-          socket.destroy();
+          stop.abort();
+          socket?.destroy();
           finish(timedOut('connect', ep.timeoutMs), null);
         }, ep.timeoutMs);
-        const socket: Socket =
-          opts.protocol === 'https:'
-            ? tlsConnect({ host, port, ...(isIP(host) ? {} : { servername: host }), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], ...secure })
-            : netConnect({ host, port });
-        socket.setNoDelay(true);
-        socket.once(opts.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
-          if (opts.protocol === 'https:') {
-            const s = socket as TLSSocket;
-            const fp = s.getPeerCertificate()?.fingerprint256;
-            const expired = /CERT_HAS_EXPIRED|CERT_NOT_YET_VALID/.test(String(s.authorizationError ?? ''));
-            if (expired || !(s.authorized || (fp && trusted.has(`${host}:${port}/${fp}`)))) {
-              s.destroy();
-              return finish(new LiveError('certificate-untrusted', 'tls', `${host}:${port} presented a certificate that was not trusted for this site (SHA-256 ${fp ?? '?'}); nothing was sent.`, { next: 'Run Test Connection to see the certificate and decide.', data: { fingerprint256: fp ?? '' } }), null);
+        let route: TunnelRoute | undefined;
+        try {
+          route = this.routeTo(opts.protocol, host, port);
+        } catch (e) {
+          return finish(e as Error, null);
+        }
+        this.socketTo(route, host, port, stop.signal).then(
+          (raw) => {
+            if (done) return raw.destroy();
+            raw.setNoDelay(true);
+            if (!https) {
+              socket = raw;
+              return finish(null, raw);
             }
-          }
-          finish(null, socket);
-        });
-        socket.once('error', (e) => finish(e, null));
+            const s = tlsConnect({ socket: raw, ...(isIP(host) ? {} : { servername: host }), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], ...secure });
+            socket = s;
+            s.once('secureConnect', () => {
+              const fp = s.getPeerCertificate()?.fingerprint256;
+              const expired = /CERT_HAS_EXPIRED|CERT_NOT_YET_VALID/.test(String(s.authorizationError ?? ''));
+              if (expired || !(s.authorized || (fp && trusted.has(`${host}:${port}/${fp}`)))) {
+                s.destroy();
+                return finish(new LiveError('certificate-untrusted', 'tls', `${host}:${port} presented a certificate that was not trusted for this site (SHA-256 ${fp ?? '?'}); nothing was sent.`, { next: 'Run Test Connection to see the certificate and decide.', data: { fingerprint256: fp ?? '' } }), null);
+              }
+              finish(null, s);
+            });
+            s.once('error', (e) => finish(e, null));
+          },
+          (e: unknown) => finish(e instanceof Error ? e : new Error(String(e)), null),
+        );
       }) as never,
     });
     return this.agent;

@@ -292,12 +292,15 @@ class SftpDriver implements Driver {
           new Promise<Socket>((resolve, reject) => {
             const s = netConnect({ host, port });
             s.setNoDelay(true);
+            // Only while connecting: this socket outlives the operation whose signal opened it.
+            const onAbort = () => s.destroy();
             s.once('connect', () => {
+              signal.removeEventListener('abort', onAbort);
               s.removeAllListeners('error');
               resolve(s);
             });
             s.once('error', (e) => reject(netError(e, 'connect', `${ep.host}:${port}`)));
-            signal.addEventListener('abort', () => s.destroy(), { once: true });
+            signal.addEventListener('abort', onAbort, { once: true });
             setTimeout(() => s.connecting && s.destroy(), ep.timeoutMs).unref();
           }),
         ),

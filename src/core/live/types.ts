@@ -326,7 +326,12 @@ export interface LiveOptions {
   trust: LiveTrust;
   secrets: LiveSecrets;
   log?: LiveLog;
-  /** HTTP(S) proxy for WebDAV and S3 (src/core/api/agents.ts ProxyResolver); FTP and SFTP connect directly. */
+  /**
+   * HTTP(S) proxy for WebDAV and S3: the service client's resolver (src/core/net/proxy.ts
+   * proxyResolver: http.proxy, the environment, noProxy, loopback direct). A proxied connection is
+   * a CONNECT tunnel to the site's host:port; the site's certificate is checked inside it as when
+   * direct (`strictSSL` applies to an https proxy's own certificate). FTP and SFTP connect directly.
+   */
   proxy?: (target: URL) => { url: string; strictSSL: boolean; authorization?: string } | undefined;
   /** Told what each connection step found (a status line, the log). */
   onStage?: (s: StageReport) => void;
