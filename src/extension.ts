@@ -25,6 +25,8 @@ import { registerScm } from './features/scm/register';
 import { registerSiteAsOf } from './features/siteAsOf/register';
 import { registerLive } from './features/live/register';
 import type { LiveFeature } from './features/live';
+import { registerTransfer } from './features/transfer/register';
+import type { TransferFeature } from './features/transfer';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
@@ -60,6 +62,8 @@ export interface ExtensionApi {
   scm: () => Promise<import('./features/scm').ScmApi>;
   /** Loads the live feature (connections, the live file system, Test Connection, the compares) and gives its handles. */
   live: () => Promise<LiveFeature>;
+  /** Loads the transfer feature (download, upload, sync, conflicts, kept copies, upload on save, the live folder's writes) and gives its handles. */
+  transfer: () => Promise<TransferFeature>;
   ready: Promise<void>;
 }
 
@@ -122,8 +126,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   registerSiteAsOf({ session, model, revisions, notifier, log }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
   const blame = registerBlameView({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
-  const live = registerLive({ context, session, model, log, notifier, tree, revisions, whenReady: () => ready, cache }, context.subscriptions);
+  // The live folder's writes go through the transfer feature's guard; the transfer feature drives the live one.
+  const transferHolder: { writes?: () => Promise<import('./workbench/lazyFileSystem').FileSystemWrites> } = {};
+  const live = registerLive({ context, session, model, log, notifier, tree, revisions, whenReady: () => ready, cache, view, writes: () => transferHolder.writes!() }, context.subscriptions);
   liveTest.load = live.load;
+  const transfer = registerTransfer({ context, session, model, log, notifier, revisions, live: live.load, cache, whenReady: () => ready }, context.subscriptions);
+  transferHolder.writes = transfer.writes;
   const scm = registerScm({ session, model, revisions, log, notifier, editor: blame.features, cache }, () => ready, context.subscriptions);
   if (!TEST_HOOKS) return undefined;
   return {
@@ -146,6 +154,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
     scm: scm.features,
     history: history.features,
     live: live.load,
+    transfer: transfer.load,
     ready,
   };
 }
