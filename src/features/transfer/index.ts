@@ -7,6 +7,8 @@
 //   preview, the conflicts set aside, what failed);
 // - "Overwritten on the Server" (./overwrittenView.ts) and the kept copies' documents;
 // - upload on save (./uploadOnSave.ts) and the writable live folder (./liveWrites.ts).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
 import { compileExcludes, planSync, runSync, type Conflict, type FileOutcome, type FolderResult, type Resolution, type SyncDirection, type TransferProgress, type Transfers } from '../../core/transfer';
@@ -294,6 +296,11 @@ export async function activateTransfer(deps: TransferFeatureDeps, subscriptions:
       await withProgress(title, async (signal, onProgress) => {
         for (const t of list) {
           if (signal.aborted) break;
+          // A path named in the mapped folder that is not there (yet): the live side says whether it is a folder.
+          if (direction === 'download' && t.side === 'local' && !t.isFolder && !fs.existsSync(path.join(folder.fsPath, ...t.path.split('/')))) {
+            const e = await tx.site.live.stat(t.path, { signal }).catch(() => undefined);
+            if (e?.type === 'dir' || (e?.type === 'symlink' && e.link?.targetType === 'dir')) t.isFolder = true;
+          }
           const r = t.isFolder
             ? direction === 'upload'
               ? await tx.uploadFolder(t.path, { exclude, signal, onProgress })
@@ -307,6 +314,7 @@ export async function activateTransfer(deps: TransferFeatureDeps, subscriptions:
       });
       last = s;
       log.info(`${direction} of site ${site.id}: ${s.uploaded} up, ${s.downloaded} down, ${s.identical} same, ${s.conflicts.length} conflicts, ${s.failed.length} failed${s.cancelled ? ', cancelled' : ''}`);
+      for (const f of s.failed.slice(0, 5)) if (f.action === 'failed') log.warn(`${direction} of ${f.path} (site ${site.id}) failed: ${f.error.kind}: ${f.error.message}`);
       const one = list.length === 1 && !list[0]!.isFolder && s.files.length === 1 ? s.files[0]! : undefined;
       if (one && !s.cancelled) {
         // One file: its outcome said at once; a conflict shows the choice now.
@@ -483,8 +491,10 @@ export async function activateTransfer(deps: TransferFeatureDeps, subscriptions:
       return;
     }
     const tx = await engine(site, deps.revisions.folders.get(site.id));
+    log.info(`Put back: a kept copy of site ${site.id}`);
     const out = await withProgress(vscode.l10n.t('Putting “{0}” back on “{1}”', displayText(n.copy.path), displayText(site.name)), (signal, onProgress) => tx.putBack(n.copy.id, { signal, onProgress }));
     copiesChanged();
+    log.info(`Put back: ${out.action}${out.action === 'failed' ? ` (${out.error.kind}: ${out.error.message})` : ''}`);
     if (out.action === 'conflict') {
       await resolvePending(view.add({ conflict: out.conflict, site, folder: deps.revisions.folders.get(site.id), from: 'put-back' }));
       return;

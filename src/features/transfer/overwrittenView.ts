@@ -60,7 +60,7 @@ export class CopyNode extends TreeNode {
       c.path,
       c.side === 'live' ? vscode.l10n.t('The live file as it was on the server, {0}.', whyText(c)) : vscode.l10n.t('Your working file as it was, {0}.', whyText(c)),
       vscode.l10n.t('Kept {0} · {1}', when, sizeText(c.size)),
-      c.live?.mtimeRaw ? vscode.l10n.t('Server time then: {0}', displayText(c.live.mtimeRaw)) : '',
+      c.live?.mtime !== undefined ? vscode.l10n.t('Modified on the server then: {0}', formatShortLocal(c.live.mtime)) : c.live?.mtimeRaw ? vscode.l10n.t('Modified on the server then: {0}', displayText(c.live.mtimeRaw)) : '',
       vscode.l10n.t('Click to compare it with the live file now.'),
     ]
       .filter(Boolean)

@@ -238,6 +238,11 @@ export class TransfersView implements vscode.TreeDataProvider<TreeNode>, vscode.
   private nextId = 1;
   private readonly subs: vscode.Disposable[] = [];
 
+  constructor() {
+    // Made with the feature: once anything is listed, the view (shown by its context key) has its rows.
+    this.ensureView();
+  }
+
   dispose(): void {
     this.emitter.dispose();
     for (const d of this.subs) d.dispose();
