@@ -103,25 +103,32 @@ export class ConflictChoice {
     items.push(sep(vscode.l10n.t('Choose')));
     const liveGone = !c.live.exists;
     const mineGone = s.kind === 'transfer' && !c.working.exists;
+    // One line each (the pick stays over the diffs: the shorter, the more of them shows).
+    const kept = (what: string, note: string) => `${what} · ${note}`;
     items.push({
       run: 'overwrite',
       label: `$(cloud-upload) ${vscode.l10n.t('Overwrite')}`,
-      description: liveGone ? vscode.l10n.t('upload yours (the live file is gone)') : mineGone ? vscode.l10n.t('delete the live file too') : s.kind === 'save' ? vscode.l10n.t('save your edit to the server') : s.kind === 'put-back' ? vscode.l10n.t('put the kept copy back over the live file') : vscode.l10n.t('upload yours over the live file'),
-      detail: liveGone ? vscode.l10n.t('Writes yours to the server.') : vscode.l10n.t('The live file’s bytes are kept first, in Overwritten on the Server, and can be put back.'),
+      description: liveGone
+        ? vscode.l10n.t('upload yours (the live file is gone)')
+        : kept(
+            mineGone ? vscode.l10n.t('delete the live file too') : s.kind === 'save' ? vscode.l10n.t('save your edit to the server') : s.kind === 'put-back' ? vscode.l10n.t('put the kept copy back over the live file') : vscode.l10n.t('upload yours over the live file'),
+            vscode.l10n.t('the live bytes are kept first'),
+          ),
     });
     if (s.kind !== 'put-back') {
       items.push({
         run: 'theirs',
         label: `$(cloud-download) ${vscode.l10n.t('Take Theirs')}`,
-        description: s.kind === 'save' ? vscode.l10n.t('drop your edit, show the live file') : liveGone ? vscode.l10n.t('delete your working file too') : vscode.l10n.t('download the live file over yours'),
-        detail: s.kind === 'save' ? vscode.l10n.t('Your edit is kept first, in Overwritten on the Server.') : vscode.l10n.t('Your file’s bytes are kept first, in Overwritten on the Server.'),
+        description: kept(
+          s.kind === 'save' ? vscode.l10n.t('drop your edit, show the live file') : liveGone ? vscode.l10n.t('delete your working file too') : vscode.l10n.t('download the live file over yours'),
+          s.kind === 'save' ? vscode.l10n.t('your edit is kept first') : vscode.l10n.t('yours is kept first'),
+        ),
       });
     }
     items.push({
       run: 'cancel',
       label: `$(close) ${vscode.l10n.t('Cancel')}`,
-      description: vscode.l10n.t('write nothing on either side'),
-      detail: s.kind === 'save' ? vscode.l10n.t('Your edit stays in the editor, not saved.') : vscode.l10n.t('Escape instead keeps it in the Transfers view to decide later.'),
+      description: s.kind === 'save' ? vscode.l10n.t('write nothing · your edit stays in the editor, not saved') : vscode.l10n.t('write nothing on either side · Escape: decide later, from Transfers'),
     });
 
     const pick = vscode.window.createQuickPick<Item>();

@@ -94,7 +94,7 @@ export class PlanNode extends TreeNode {
     }
     const same = this.preview.plan.counts.same;
     if (!out.length) out.push(new MessageNode(this, vscode.l10n.t('Nothing to do: both sides are the same.'), { icon: 'check', id: 'transfers:plan:nothing' }));
-    else if (same) out.push(new MessageNode(this, vscode.l10n.t('{0} files are the same on both sides', same), { icon: 'check', id: 'transfers:plan:same' }));
+    else if (same) out.push(new MessageNode(this, same === 1 ? vscode.l10n.t('1 file is the same on both sides') : vscode.l10n.t('{0} files are the same on both sides', same), { icon: 'check', id: 'transfers:plan:same' }));
     return out;
   }
 }
@@ -251,7 +251,8 @@ export class TransfersView implements vscode.TreeDataProvider<TreeNode>, vscode.
 
   private ensureView(): vscode.TreeView<TreeNode> {
     if (!this.view) {
-      this.view = vscode.window.createTreeView(TRANSFERS_VIEW, { treeDataProvider: this, showCollapseAll: true });
+      // A group's box checks or unchecks its rows; a row's box only itself (the group's box then shows whether all are checked).
+      this.view = vscode.window.createTreeView(TRANSFERS_VIEW, { treeDataProvider: this, showCollapseAll: true, manageCheckboxStateManually: true });
       this.subs.push(this.view.onDidChangeCheckboxState((e) => this.checked(e.items)));
     }
     return this.view;
