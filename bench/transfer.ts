@@ -30,6 +30,7 @@ export const TRANSFER_TARGETS = { throughputRatio: 0.9, guardRatio: 1.25, saveRa
 const LATENCY_MS = 20;
 /** Our FTP pool in these rows: 4 connections, as rclone copy's default 4 transfers (the setting's default is 3, its largest 8). */
 const FTP_POOL = 4;
+const FTP_POOL_MAX = 8;
 
 type Kind = 'sftp' | 'ftp';
 interface PeerRun {
@@ -41,6 +42,8 @@ interface PeerRun {
 }
 interface DirectionFigures {
   ours: ChildResult & { load: number };
+  /** FTP: ours again with the pool at its largest setting (8 connections). */
+  ours8?: ChildResult & { load: number };
   peers: PeerRun[];
 }
 export interface TransferFigures {
@@ -142,10 +145,10 @@ export async function transferBench(o: { quick: boolean; tmp: string; cleanup: C
         kind === 'sftp'
           ? { id: `bench-${kind}`, name: 'bench', server_type: 'SFTP', domain: '127.0.0.1', port: String(proxy.port), ftp_user: live!.sftp!.user, ftp_pass: live!.sftp!.password, dir: path.posix.join(dataDir, dir) }
           : { id: `bench-${kind}`, name: 'bench', server_type: 'FTP', domain: '127.0.0.1', port: String(proxy.port), ftp_user: live!.ftp!.user, ftp_pass: live!.ftp!.password, dir: `/${dir}`, encryption: '0' };
-      const child = async (cfg: Omit<ChildConfig, 'site' | 'password'> & { siteDir: string }, label: string): Promise<ChildResult & { load: number }> => {
+      const child = async (cfg: Omit<ChildConfig, 'site' | 'password'> & { siteDir: string; pool?: number }, label: string): Promise<ChildResult & { load: number }> => {
         const file = path.join(work, `child-${kind}-${cfg.op}.json`);
-        const { siteDir, ...rest } = cfg;
-        const config: ChildConfig = { ...rest, site: site(siteDir), ...(kind === 'ftp' ? { settings: { poolSize: FTP_POOL } } : {}), password: kind === 'sftp' ? live!.sftp!.password : live!.ftp!.password, ...(kind === 'sftp' ? { knownHostsFile: knownHostsVia(live!, via) } : {}) };
+        const { siteDir, pool, ...rest } = cfg;
+        const config: ChildConfig = { ...rest, site: site(siteDir), ...(kind === 'ftp' ? { settings: { poolSize: pool ?? FTP_POOL } } : {}), password: kind === 'sftp' ? live!.sftp!.password : live!.ftp!.password, ...(kind === 'sftp' ? { knownHostsFile: knownHostsVia(live!, via) } : {}) };
         fs.writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
         const load = os.loadavg()[0]!;
         const r = await runNode([path.join(__dirname, 'transferChild.js'), file], { label, timeoutMs: 1_200_000 });
@@ -182,13 +185,20 @@ export async function transferBench(o: { quick: boolean; tmp: string; cleanup: C
         const oursGot = countFiles(path.join(down, 'bench'));
         if (oursGot.files !== made.files || oursGot.bytes !== made.bytes) k.errors.push(`our download: ${oursGot.files} files, ${oursGot.bytes} bytes`);
         log(`transfer ${kind}: ours (download) ${(ours.ms / 1000).toFixed(1)} s, ${loopText(ours.loop)}`);
+        let ours8: (ChildResult & { load: number }) | undefined;
+        if (kind === 'ftp') {
+          ours8 = await child({ op: 'download', local: fresh(down), cache: fresh(path.join(work, `cache-${kind}-down8`)), dir: 'bench', siteDir: '', pool: FTP_POOL_MAX }, `transfer ${kind} download, pool ${FTP_POOL_MAX}`);
+          const got8 = countFiles(path.join(down, 'bench'));
+          if (got8.files !== made.files || got8.bytes !== made.bytes) k.errors.push(`our download (pool ${FTP_POOL_MAX}): ${got8.files} files, ${got8.bytes} bytes`);
+          log(`transfer ${kind}: ours (download, pool ${FTP_POOL_MAX}) ${(ours8.ms / 1000).toFixed(1)} s`);
+        }
         const peers: PeerRun[] = [];
         fresh(down);
         peers.push(await timed('rclone copy', 'rclone', ['copy', remotePath('bench'), path.join(down, 'bench')], () => countFiles(path.join(down, 'bench'))));
         fresh(down);
         peers.push(await timed('lftp mirror', 'lftp', ['-e', lftpScript(`mirror bench "${path.join(down, 'bench')}"`)], () => countFiles(path.join(down, 'bench'))));
         fs.rmSync(down, { recursive: true, force: true });
-        k.download = { ours, peers };
+        k.download = { ours, peers, ...(ours8 ? { ours8 } : {}) };
 
         // ---- upload into an empty folder, then the guard check of uploading it again
         const upCache = fresh(path.join(work, `cache-${kind}-up`));
@@ -200,6 +210,15 @@ export async function transferBench(o: { quick: boolean; tmp: string; cleanup: C
         k.guard = await child({ op: 'guard', local: master, cache: upCache, dir: 'bench', siteDir: 'up-ours' }, `transfer ${kind} guard`);
         log(`transfer ${kind}: guard check ${k.guard.ms.toFixed(0)} ms, listing alone ${k.guard.baselineMs!.toFixed(0)} ms`);
         fs.rmSync(path.join(dataDir, 'up-ours'), { recursive: true, force: true });
+        let up8: (ChildResult & { load: number }) | undefined;
+        if (kind === 'ftp') {
+          serverFolder(dataDir, 'up-ours');
+          up8 = await child({ op: 'upload', local: master, cache: fresh(path.join(work, `cache-${kind}-up8`)), dir: 'bench', siteDir: 'up-ours', pool: FTP_POOL_MAX }, `transfer ${kind} upload, pool ${FTP_POOL_MAX}`);
+          const got8 = countFiles(path.join(dataDir, 'up-ours', 'bench'));
+          if (got8.files !== made.files || got8.bytes !== made.bytes) k.errors.push(`our upload (pool ${FTP_POOL_MAX}): ${got8.files} files, ${got8.bytes} bytes on the server`);
+          log(`transfer ${kind}: ours (upload, pool ${FTP_POOL_MAX}) ${(up8.ms / 1000).toFixed(1)} s`);
+          fs.rmSync(path.join(dataDir, 'up-ours'), { recursive: true, force: true });
+        }
         const upPeers: PeerRun[] = [];
         serverFolder(dataDir, 'up-rclone');
         upPeers.push(await timed('rclone copy', 'rclone', ['copy', path.join(master, 'bench'), remotePath('up-rclone/bench')], () => countFiles(path.join(dataDir, 'up-rclone', 'bench'))));
@@ -207,7 +226,7 @@ export async function transferBench(o: { quick: boolean; tmp: string; cleanup: C
         serverFolder(dataDir, 'up-lftp');
         upPeers.push(await timed('lftp mirror', 'lftp', ['-e', lftpScript(`mirror -R "${path.join(master, 'bench')}" up-lftp/bench`)], () => countFiles(path.join(dataDir, 'up-lftp', 'bench'))));
         fs.rmSync(path.join(dataDir, 'up-lftp'), { recursive: true, force: true });
-        k.upload = { ours: up, peers: upPeers };
+        k.upload = { ours: up, peers: upPeers, ...(up8 ? { ours8: up8 } : {}) };
 
         // ---- upload on save
         serverFolder(dataDir, 'save');
@@ -265,6 +284,21 @@ export function transferRows(f: TransferFigures): Row[] {
         ok: Number.isFinite(ratio) && complete ? ratio >= TRANSFER_TARGETS.throughputRatio : null,
       });
       loops.push({ name: `${label} ${dir}`, loop: d.ours.loop });
+      if (d.ours8 && fastest) {
+        const o8 = mbps(f.bytes, d.ours8.ms);
+        const r8 = o8 / mbps(f.bytes, fastest.ms);
+        rows.push({
+          group,
+          id: `transfer.${kind}.${dir}.pool${FTP_POOL_MAX}`,
+          name: `the same with our pool at its largest setting, ${FTP_POOL_MAX} connections (the peers as above)`,
+          measured: `${r8.toFixed(2)} (ours ${o8.toFixed(1)} MB/s, ${(d.ours8.ms / 1000).toFixed(1)} s, ${loadText(d.ours8.load)}; ${fastest.name} ${mbps(f.bytes, fastest.ms).toFixed(1)} MB/s)`,
+          value: round(r8, 3),
+          unit: 'ratio',
+          target: '',
+          ok: null,
+        });
+        loops.push({ name: `${label} ${dir} (pool ${FTP_POOL_MAX})`, loop: d.ours8.loop });
+      }
     }
     if (k.guard) {
       const g = k.guard;

@@ -36,6 +36,14 @@ describe('live transfer: the upload-on-save queue against the real SFTP server',
   });
   afterEach(async () => s?.close());
 
+  /** The same site through a port where nothing listens any more (a proxy that went away): connections are refused. */
+  async function unreachable(): Promise<TestSite> {
+    const proxy = await startFaultProxy({ host: servers.sftp!.host, port: servers.sftp!.port });
+    const port = proxy.port;
+    await proxy.close();
+    return openTestSite(servers, 'sftp', { siteId: s.tx.site.siteId, port });
+  }
+
   /** A queue over a Transfers, counting the uploads it asks for. */
   async function queueOf(tx: () => Transfers, extra: Partial<Parameters<typeof UploadQueue.open>[0]> = {}) {
     const calls: string[] = [];
@@ -111,11 +119,7 @@ describe('live transfer: the upload-on-save queue against the real SFTP server',
     await s.server.write('q3/a.txt', 'v0\n', T0);
     await s.server.write('q3/b.txt', 'b0\n', T0);
     assert.equal((await s.tx.downloadFolder('q3')).counts.downloaded, 2);
-    // The server behind a proxy that goes away: connections are refused.
-    const proxy = await startFaultProxy({ host: servers.sftp!.host, port: servers.sftp!.port });
-    const port = proxy.port;
-    await proxy.close();
-    const away = await openTestSite(servers, 'sftp', { siteId: s.tx.site.siteId, port });
+    const away = await unreachable();
     const offlineTx = await s.reopen({ live: away.live });
     const { q } = await queueOf(() => offlineTx, { retryMs: () => 60_000 });
     s.writeLocal('q3/a.txt', 'a saved offline\n');
@@ -149,10 +153,7 @@ describe('live transfer: the upload-on-save queue against the real SFTP server',
   it('offline then back: the retry timer tries again without being told', async () => {
     await s.server.write('q4/a.txt', 'v0\n', T0);
     assert.equal((await s.tx.downloadFile('q4/a.txt')).action, 'downloaded');
-    const proxy = await startFaultProxy({ host: servers.sftp!.host, port: servers.sftp!.port });
-    const port = proxy.port;
-    await proxy.close();
-    const away = await openTestSite(servers, 'sftp', { siteId: s.tx.site.siteId, port });
+    const away = await unreachable();
     let current = await s.reopen({ live: away.live });
     const { q } = await queueOf(() => current, { retryMs: () => 30 });
     try {

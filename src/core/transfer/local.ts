@@ -71,7 +71,7 @@ export class LocalFolder {
    * What is at `p`: a file (through a link inside the folder), nothing, or something not to
    * follow. Never throws for a missing file.
    */
-  async lookup(p: string): Promise<{ kind: 'file'; file: LocalFile } | { kind: 'missing' } | { kind: 'skip'; skip: LocalSkip }> {
+  async lookup(p: string, dirs?: Map<string, Promise<string | undefined>>): Promise<{ kind: 'file'; file: LocalFile } | { kind: 'missing' } | { kind: 'skip'; skip: LocalSkip }> {
     const abs = this.abs(p);
     let lst: Stats;
     try {
@@ -81,7 +81,14 @@ export class LocalFolder {
       throw TransferError.from(e, p);
     }
     // A link in a parent folder that leads out of the folder is never followed.
-    const parentReal = await fsp.realpath(path.dirname(abs)).catch(() => undefined);
+    // (`dirs`: the folders' real paths of one walk, each resolved once.)
+    const dir = path.dirname(abs);
+    let real = dirs?.get(dir);
+    if (!real) {
+      real = fsp.realpath(dir).catch(() => undefined);
+      dirs?.set(dir, real);
+    }
+    const parentReal = await real;
     const rootReal = await this.realRoot();
     if (parentReal && parentReal !== rootReal && !(await this.inside(parentReal))) {
       return { kind: 'skip', skip: { path: p, reason: 'link-outside', detail: 'A folder on its way is a symbolic link to a place outside the mapped folder; it is not followed.' } };
@@ -237,6 +244,7 @@ export class LocalFolder {
     const files: LocalFile[] = [];
     const skipped: LocalSkip[] = [];
     const pending = [dir];
+    const dirs = new Map<string, Promise<string | undefined>>();
     while (pending.length) {
       throwIfCancelled(o.signal);
       const d = pending.pop()!;
@@ -265,7 +273,7 @@ export class LocalFolder {
           skipped.push({ path: p, reason: 'excluded', detail: 'Excluded.' });
           continue;
         }
-        const l = await this.lookup(p);
+        const l = await this.lookup(p, dirs);
         if (l.kind === 'file') files.push(l.file);
         else if (l.kind === 'skip') skipped.push(l.skip);
       }

@@ -133,24 +133,21 @@ export class Transfers {
   // One file
 
   /** Uploads the working file at `path` over the live one, through the guard. */
-  async uploadFile(p: string, o: FileOptions = {}): Promise<FileOutcome> {
-    const prog = new Progress(o.onProgress);
-    prog.p.phase = 'transferring';
-    prog.p.files.total = 1;
-    const out = await this.once(p, () => this.upload(p, undefined, { ...o, keepBase: o.keepBase ?? true }, prog));
-    await this.saveState();
-    prog.outcome(out);
-    prog.p.phase = 'done';
-    prog.tell(true);
-    return out;
+  uploadFile(p: string, o: FileOptions = {}): Promise<FileOutcome> {
+    return this.single(p, o, (prog) => this.upload(p, undefined, { ...o, keepBase: o.keepBase ?? true }, prog));
   }
 
   /** Downloads the live file at `path` over the working one, through the guard. */
-  async downloadFile(p: string, o: FileOptions = {}): Promise<FileOutcome> {
+  downloadFile(p: string, o: FileOptions = {}): Promise<FileOutcome> {
+    return this.single(p, o, (prog) => this.download(p, undefined, { ...o, keepBase: o.keepBase ?? true }, prog));
+  }
+
+  /** One file's step with its progress (one file) and the state written after it. */
+  private async single(p: string, o: TransferOptions, step: (prog: Progress) => Promise<FileOutcome>): Promise<FileOutcome> {
     const prog = new Progress(o.onProgress);
     prog.p.phase = 'transferring';
     prog.p.files.total = 1;
-    const out = await this.once(p, () => this.download(p, undefined, { ...o, keepBase: o.keepBase ?? true }, prog));
+    const out = await this.once(p, () => step(prog));
     await this.saveState();
     prog.outcome(out);
     prog.p.phase = 'done';
@@ -270,7 +267,7 @@ export class Transfers {
       prog.tell(true);
       for (const d of liveSide.dirs) this.dirs.set(d, Promise.resolve());
       await this.pool(files, signal, result, async (f) => {
-        const out = await this.settle(f.path, () => this.upload(f.path, liveSide.files.get(f.path) ?? null, { signal, keepBase: false, why: 'upload' }, prog));
+        const out = await this.settle(f.path, () => this.upload(f.path, liveSide.files.get(f.path) ?? null, { signal, keepBase: false, why: 'upload', working: f }, prog));
         push(result, prog, out);
       });
     } catch (e) {
@@ -494,7 +491,7 @@ export class Transfers {
    * the live file must be the version a conflict showed.
    * (Used by sync.ts.)
    */
-  async upload(p: string, known: Known, o: FileOptions & { expect?: Shown }, prog?: Progress, given?: Source): Promise<FileOutcome> {
+  async upload(p: string, known: Known, o: FileOptions & { expect?: Shown; working?: LocalFile }, prog?: Progress, given?: Source): Promise<FileOutcome> {
     const signal = o.signal ?? noSignal;
     throwIfCancelled(signal, p);
     // The working file (read unless its size and time say it is the base's) and the live file's
@@ -502,7 +499,7 @@ export class Transfers {
     const [local, { livePath, entry }] = await Promise.all([
       (async (): Promise<{ wf?: LocalFile; src?: Source; out?: FileOutcome }> => {
         if (given) return { src: given };
-        const wf = await this.workingFile(p);
+        const wf = o.working ?? (await this.workingFile(p));
         if ('action' in wf) return { out: wf };
         const unchanged = !o.expect && this.site.verify !== 'content' && this.site.bases.workingUnchanged(p, wf) !== undefined;
         return unchanged ? { wf } : { wf, src: await this.workingSource(wf, signal) };

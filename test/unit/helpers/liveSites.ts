@@ -4,24 +4,10 @@
 // For the transfer tests and benches; nothing here decides what a test expects.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openLive, siteEndpoint, type HostKey, type LiveEndpoint, type LiveFs, type LiveTrust, type SiteLike, type TrustStore } from '../../../src/core/live';
+import { openLive, siteEndpoint, type LiveEndpoint, type LiveFs, type LiveTrust, type SiteLike } from '../../../src/core/live';
+import { memoryStore } from './liveOptions';
 import { peer, rcloneRemote } from '../../live/peers';
 import type { LiveKind, LiveServers } from '../../live/servers';
-
-/** A trust store in memory (what the VS Code side keeps in globalState). */
-export function memoryTrustStore(): TrustStore {
-  const keys = new Map<string, HostKey[]>();
-  const pins = new Map<string, string[]>();
-  const clear = new Set<string>();
-  return {
-    hostKeys: async (h, p) => keys.get(`${h}:${p}`) ?? [],
-    addHostKey: async (h, p, k) => void keys.set(`${h}:${p}`, [...(keys.get(`${h}:${p}`) ?? []), k]),
-    pins: async (h, p) => pins.get(`${h}:${p}`) ?? [],
-    addPin: async (h, p, f) => void pins.set(`${h}:${p}`, [...(pins.get(`${h}:${p}`) ?? []), f]),
-    cleartextAllowed: async (k) => clear.has(k),
-    allowCleartext: async (k) => void clear.add(k),
-  };
-}
 
 export interface SiteOptions {
   /** Connect through this loopback port instead (a fault proxy in front of the server). */
@@ -60,7 +46,7 @@ export function siteOf(live: LiveServers, kind: LiveKind, o: SiteOptions = {}): 
 
 /** The trust context that accepts exactly this run's certificate and host key. */
 export async function trustOf(live: LiveServers, kind: LiveKind, ep: LiveEndpoint): Promise<LiveTrust> {
-  const store = memoryTrustStore();
+  const store = memoryStore();
   const fp = kind === 'ftp' ? live.ftp?.fingerprint256 : kind === 'dav' ? live.dav?.fingerprint256 : kind === 's3' ? live.s3?.fingerprint256 : undefined;
   if (fp) await store.addPin(ep.host, ep.port, fp);
   return { store, knownHostsFiles: kind === 'sftp' ? [live.sftp!.knownHostsFile] : [] };

@@ -12,7 +12,7 @@ import { Bases } from '../../../src/core/transfer/bases';
 import { KeptCopies } from '../../../src/core/transfer/copies';
 import { Transfers, type TransferSite } from '../../../src/core/transfer/transfer';
 import type { LiveKind, LiveServers } from '../../live/servers';
-import { openSite, serverSide, type ServerSide, type SiteOptions } from './liveSites';
+import { namesOnDisk, openSite, serverSide, type ServerSide, type SiteOptions } from './liveSites';
 
 /** Newest revisions set by the test: path → content. */
 export class TestHistory implements HistorySource {
@@ -104,18 +104,9 @@ export function removeTestSites(): void {
   for (const r of tmpRoots.splice(0)) fs.rmSync(r, { recursive: true, force: true });
 }
 
-/** Every name under a local folder (recursively). */
+/** Every name under a local folder (recursively); none when it is not there. */
 export function localNames(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string, rel: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      out.push(r);
-      if (e.isDirectory()) walk(path.join(d, e.name), r);
-    }
-  };
-  if (fs.existsSync(dir)) walk(dir, '');
-  return out.sort();
+  return fs.existsSync(dir) ? namesOnDisk(dir) : [];
 }
 
 /** Deterministic pseudo-random bytes. */
