@@ -187,6 +187,11 @@ describe('Transfers: download, upload, the conflict choice, kept copies (real se
     }
     const list = (await copies.list(t.sites.sftp.id)).filter((c) => c.side === 'live');
     assert.ok(list.length >= 2, `${list.length} live copies`);
+    // Clear Cache leaves the kept copies and the transfers' state alone (they are no cache of the service): every copy is read below.
+    const ids = (await copies.list()).map((c) => c.id).sort();
+    await t.api.cache.clear();
+    assert.deepEqual((await copies.list()).map((c) => c.id).sort(), ids, 'Clear Cache kept the copies');
+    assert.ok(fs.readdirSync(path.join(t.api.cache.folder!, 'transfer')).some((n) => n.endsWith('.bases.json')), 'Clear Cache kept the bases');
     await vscode.commands.executeCommand('siteRevisions.overwrittenView.focus');
     await vscode.commands.executeCommand('siteRevisions.overwrittenRefresh');
     const first = list[0]!;
