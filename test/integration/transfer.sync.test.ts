@@ -61,11 +61,11 @@ describe('Transfers: sync a folder, upload on save (real servers)', function () 
     const rows = await s.until(() => s.rows(pane), (r) => r.some((x) => x.startsWith('Upload')) && r.some((x) => x.startsWith('local-changed.txt')), 'the preview drawn', 60_000);
     const row = (name: string) => rows.find((x) => x.startsWith(name)) ?? '';
     assert.match(row('Sync preview'), /both ways · deleting off/);
-    assert.match(row('local-changed.txt'), /Changed in the mapped folder since the last transfer/);
-    assert.match(row('only-local.txt'), /Only in the mapped folder/);
-    assert.match(row('live-changed.txt'), /Changed on the server since the last transfer/);
-    assert.match(row('only-live.txt'), /Only on the server/);
-    assert.match(row('both.txt'), /Changed both in the mapped folder and on the server/);
+    assert.match(row('local-changed.txt'), /changed here/);
+    assert.match(row('only-local.txt'), /only here/);
+    assert.match(row('live-changed.txt'), /changed on the server/);
+    assert.match(row('only-live.txt'), /only on the server/);
+    assert.match(row('both.txt'), /changed on both sides/);
     assert.ok(rows.some((x) => x.startsWith('Left alone')), rows.join(' | '));
     const byAction = (a: string) => f.view.preview!.plan.rows.filter((r) => r.action === a).map((r) => r.path).sort();
     assert.deepEqual(byAction('upload'), ['sy/local-changed.txt', 'sy/only-local.txt']);
@@ -95,7 +95,7 @@ describe('Transfers: sync a folder, upload on save (real servers)', function () 
     assert.equal(kept?.why, 'sync-delete', 'the deleted live file is kept');
     // The conflict is set aside, with Resolve…
     const after = await s.until(() => s.rows(pane), (r) => r.some((x) => x.startsWith('Conflicts to resolve')) && r.some((x) => x.startsWith('both.txt')), 'the conflict listed', 30_000);
-    assert.ok(after.some((x) => x.startsWith('both.txt') && x.includes('changed both')), after.join(' | '));
+    assert.ok(after.some((x) => x.startsWith('both.txt') && x.includes('changed on both sides')), after.join(' | '));
     const resolved = start('siteRevisions.resolveConflict');
     await q().drawn('both.txt');
     await q().click('Take Theirs');

@@ -86,18 +86,29 @@ describe('Transfers: download, upload, the conflict choice, kept copies (real se
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('Take Theirs downloads the live file over the working one, whose bytes are kept; the server is untouched', async () => {
+  it('Escape leaves the conflict listed in Transfers to decide later; Take Theirs, from the title bar of one of its diffs, downloads the live file over the working one (whose bytes are kept), the server untouched', async () => {
     const srv = t.server('sftp');
+    const f = await t.api.transfer();
     const done = start('siteRevisions.upload', t.working('sftp', 'c/page.php'));
     await q().drawn('page.php');
-    await q().click('Take Theirs');
+    await q().click('Live ↔ working file');
+    await s.until(() => s.tabTitles(), (x) => x.some((y) => y.startsWith('page.php (live ↔ working file)')), 'the diff opened');
+    await s.press('Escape');
     await done;
+    assert.equal(f.view.pending.length, 1, 'still listed');
+    await vscode.commands.executeCommand('siteRevisions.transfersView.focus');
+    await s.until(() => s.rows('Transfers'), (r) => r.some((x) => x.startsWith('page.php') && x.includes('changed on the server')), 'listed in Transfers');
+    // The diff's title bar offers the choice (the quick pick is closed).
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    await s.click({ selector: '.part.editor .editor-actions .action-label[aria-label^="Take Theirs"]' });
+    await waitFor(() => f.view.pending.length === 0, { message: 'resolved from the title bar' });
     assert.equal(t.readLocal('sftp', 'c/page.php')?.toString(), 'version B\n', 'the live file downloaded');
     assert.equal(srv.read('c/page.php')?.toString(), 'version B\n', 'the server untouched');
-    const copies = await (await t.api.transfer()).sites.copies();
+    const copies = await f.sites.copies();
     const mine = (await copies.list(t.sites.sftp.id)).find((c) => c.path === 'c/page.php' && c.side === 'local');
     assert.ok(mine, 'the working bytes are kept');
     assert.equal(Buffer.from(await copies.read(mine.id)).toString(), 'my version\n');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('Overwrite, after another same-size edit on the server, uploads the working file; the live bytes are kept and drawn in Overwritten on the Server', async () => {

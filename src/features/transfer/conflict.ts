@@ -46,7 +46,9 @@ function fileName(p: string): string {
 export function reasonText(c: Conflict): string {
   switch (c.reason) {
     case 'live-changed':
-      return vscode.l10n.t('It changed on the server since this computer last transferred it.');
+      return c.base.from === 'newest-revision'
+        ? vscode.l10n.t('It changed on the server since its newest revision on the service (outside this editor), and was never transferred from here.')
+        : vscode.l10n.t('It changed on the server since this computer last transferred it.');
     case 'no-base':
       return vscode.l10n.t('It is on the server with other bytes, and nothing says which is newer (never transferred from here, no revision on the service).');
     case 'working-changed':
@@ -62,9 +64,36 @@ export function reasonText(c: Conflict): string {
   }
 }
 
+/** The reason of a conflict in a few words (a row's description). */
+export function shortReason(c: Conflict): string {
+  switch (c.reason) {
+    case 'live-changed':
+      return vscode.l10n.t('changed on the server');
+    case 'no-base':
+      return vscode.l10n.t('differs, never transferred');
+    case 'working-changed':
+      return vscode.l10n.t('edits not uploaded');
+    case 'unsaved':
+      return vscode.l10n.t('unsaved edits');
+    case 'both-changed':
+      return vscode.l10n.t('changed on both sides');
+    case 'deleted-live':
+      return vscode.l10n.t('changed here, deleted on the server');
+    case 'deleted-local':
+      return vscode.l10n.t('deleted here, changed on the server');
+  }
+}
+
 export class ConflictChoice {
   /** The quick pick on screen now (tests and a second conflict read it). */
   current: { conflict: Conflict; pick: vscode.QuickPick<Item> } | undefined;
+  /** The diffs a choice opened, by their two sides: the conflict they show (their title bar offers Overwrite and Take Theirs). */
+  private readonly opened = new Map<string, Conflict>();
+
+  /** The conflict a diff (opened by a choice) shows. */
+  conflictOfDiff(original: vscode.Uri, modified: vscode.Uri): Conflict | undefined {
+    return this.opened.get(`${original.toString()}\n${modified.toString()}`);
+  }
 
   constructor(
     private readonly revisions: RevisionsApi,
@@ -146,6 +175,8 @@ export class ConflictChoice {
         const it = pick.selectedItems[0] ?? pick.activeItems[0];
         if (!it) return;
         const open = (pair: [vscode.Uri, vscode.Uri] | undefined, title: string) => {
+          if (pair) this.opened.set(`${pair[0].toString()}\n${pair[1].toString()}`, c);
+          if (this.opened.size > 200) this.opened.delete(this.opened.keys().next().value!);
           if (pair) background('Opening a diff of a conflict', vscode.commands.executeCommand('vscode.diff', pair[0], pair[1], title, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Active }));
         };
         switch (it.run) {

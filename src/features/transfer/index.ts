@@ -14,6 +14,7 @@ import type { Site } from '../../core/api/types';
 import { compileExcludes, planSync, runSync, type Conflict, type FileOutcome, type FolderResult, type Resolution, type SyncDirection, type TransferProgress, type Transfers } from '../../core/transfer';
 import { displayText } from '../../core/util/text';
 import { background } from '../../core/util/background';
+import { setContext } from '../../workbench/context';
 import type { Log } from '../../workbench/log';
 import { inform, message, plain, showError, showInfo, showWarning } from '../../workbench/messages';
 import type { Notifier } from '../../workbench/notify';
@@ -152,8 +153,13 @@ export async function activateTransfer(deps: TransferFeatureDeps, subscriptions:
   const resolvePending = async (p: Pending): Promise<void> => {
     const sides: ConflictSides = { site: p.site, yours: p.from === 'put-back' ? undefined : workingUri(p.folder, p.conflict.path), live: liveOf(p.site, p.conflict.path), kind: p.from === 'put-back' ? 'put-back' : 'transfer' };
     const how = await conflicts.choose(p.conflict, sides);
-    if (!how) return;
-    if (how === 'cancel') {
+    if (how) await act(p, how);
+  };
+
+  /** Does what was chosen for a conflict set aside (from its choice, or from the title bar of one of its diffs). */
+  const act = async (p: Pending, how: 'overwrite' | 'theirs' | 'cancel'): Promise<void> => {
+    if (!view.pending.includes(p)) return;
+    if (how === 'cancel' || (how === 'theirs' && p.from === 'put-back')) {
       await p.conflict.cancel();
       view.remove(p);
       inform(message('Nothing was written for “{0}”.', plain(p.conflict.path)));
@@ -227,6 +233,23 @@ export async function activateTransfer(deps: TransferFeatureDeps, subscriptions:
       case 'conflict':
         return;
     }
+  };
+
+  /** The conflict set aside whose diff (opened by its choice) is the active editor. */
+  const activeConflict = (): Pending | undefined => {
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    if (!(input instanceof vscode.TabInputTextDiff)) return undefined;
+    const c = conflicts.conflictOfDiff(input.original, input.modified);
+    return c && view.pending.find((p) => p.conflict === c);
+  };
+  const conflictContext = () => setContext('siteRevisions.conflictDiff', !!activeConflict());
+  /** Overwrite or Take Theirs from the diff's title bar: the choice (if on screen) closes, and it is done. */
+  const fromDiff = async (how: 'overwrite' | 'theirs'): Promise<void> => {
+    const p = activeConflict();
+    if (!p) return;
+    if (conflicts.current?.conflict === p.conflict) conflicts.current.pick.hide();
+    await act(p, how);
+    conflictContext();
   };
 
   // ---- download / upload
@@ -557,6 +580,8 @@ export async function activateTransfer(deps: TransferFeatureDeps, subscriptions:
       uploadOnSave.showQueue(async (x) => {
         if (x.item.conflict) await resolvePending(view.pending.find((p) => p.conflict === x.item.conflict) ?? view.add({ conflict: x.item.conflict, site: x.site, folder: x.folder, from: 'queue' }));
       }),
+    'siteRevisions.conflictOverwrite': () => fromDiff('overwrite'),
+    'siteRevisions.conflictTakeTheirs': () => fromDiff('theirs'),
     'siteRevisions.uploadOnSaveForSite': async (arg: unknown) => {
       const t = arg === undefined ? undefined : (await targetsOf([arg], targetDeps))[0];
       let site: Site | undefined = t?.site;
@@ -571,6 +596,9 @@ export async function activateTransfer(deps: TransferFeatureDeps, subscriptions:
   subscriptions.push(
     view,
     uploadOnSave,
+    vscode.window.tabGroups.onDidChangeTabs(conflictContext),
+    vscode.window.tabGroups.onDidChangeTabGroups(conflictContext),
+    view.onDidChangeTreeData(conflictContext),
     vscode.commands.registerCommand('siteRevisions.transfersOpenRow', async (n: unknown) => {
       if (!(n instanceof PlanRowNode)) return;
       const p = view.preview;

@@ -25,6 +25,8 @@ export const TRANSFER_COMMANDS = [
   'siteRevisions.overwrittenPutBack',
   'siteRevisions.overwrittenDelete',
   'siteRevisions.overwrittenRefresh',
+  'siteRevisions.conflictOverwrite',
+  'siteRevisions.conflictTakeTheirs',
   'siteRevisions.uploadQueue',
   'siteRevisions.uploadOnSaveForSite',
 ] as const;

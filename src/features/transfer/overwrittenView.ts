@@ -8,7 +8,8 @@
 import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
 import type { KeptCopies, KeptCopy } from '../../core/transfer';
-import { formatShortLocal } from '../../core/model/time';
+import { formatShortLocal, relativeTime } from '../../core/model/time';
+import { translate } from '../../workbench/l10n';
 import { displayText } from '../../core/util/text';
 import { TreeNode } from '../../workbench/tree/node';
 import { MessageNode } from '../../workbench/tree/message';
@@ -55,7 +56,7 @@ export class CopyNode extends TreeNode {
     item.resourceUri = vscode.Uri.from({ scheme: 'site-revision-tree', path: `/${name}` });
     item.iconPath = new vscode.ThemeIcon(c.side === 'live' ? 'cloud' : 'file');
     const when = formatShortLocal(c.at);
-    item.description = [displayText(dir), when, sizeText(c.size), whyText(c)].filter(Boolean).join(' · ');
+    item.description = [relativeTime(c.at, Date.now(), translate, vscode.env.language), whyText(c), sizeText(c.size), displayText(dir)].filter(Boolean).join(' · ');
     item.tooltip = [
       c.path,
       c.side === 'live' ? vscode.l10n.t('The live file as it was on the server, {0}.', whyText(c)) : vscode.l10n.t('Your working file as it was, {0}.', whyText(c)),

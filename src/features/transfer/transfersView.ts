@@ -12,7 +12,7 @@ import { setContext } from '../../workbench/context';
 import { TreeNode } from '../../workbench/tree/node';
 import { MessageNode } from '../../workbench/tree/message';
 import { sizeText } from '../live/liveTree';
-import { reasonText } from './conflict';
+import { reasonText, shortReason as shortConflict } from './conflict';
 import { TRANSFERS_VIEW } from './names';
 
 /** A conflict set aside, waiting for its answer. */
@@ -60,6 +60,44 @@ export function actionLabel(a: SyncAction): string {
 
 function actionIcon(a: SyncAction): string {
   return { upload: 'cloud-upload', download: 'cloud-download', 'delete-live': 'trash', 'delete-local': 'trash', conflict: 'warning', skip: 'circle-slash', same: 'check' }[a];
+}
+
+/** Why a row is in its group, in a few words. */
+export function shortReason(r: SyncRow): string {
+  switch (r.reason) {
+    case 'changed-locally':
+      return vscode.l10n.t('changed here');
+    case 'changed-live':
+      return vscode.l10n.t('changed on the server');
+    case 'only-local':
+      return vscode.l10n.t('only here');
+    case 'only-live':
+      return vscode.l10n.t('only on the server');
+    case 'deleted-locally':
+      return vscode.l10n.t('deleted here');
+    case 'deleted-live':
+      return r.action === 'conflict' ? vscode.l10n.t('changed here, deleted on the server') : vscode.l10n.t('deleted on the server');
+    case 'both-changed':
+      return vscode.l10n.t('changed on both sides');
+    case 'no-base':
+      return vscode.l10n.t('differs, never transferred');
+    case 'same-bytes':
+      return vscode.l10n.t('changed the same way');
+    case 'unchanged':
+      return vscode.l10n.t('the same');
+    case 'excluded':
+      return vscode.l10n.t('excluded');
+    case 'link-outside':
+      return vscode.l10n.t('link out of the folder');
+    case 'link-to-folder':
+      return vscode.l10n.t('link to a folder');
+    case 'refused-path':
+      return vscode.l10n.t('not a name a working file can have');
+    case 'not-a-file':
+      return vscode.l10n.t('not a regular file');
+    case 'deleted-local':
+      return vscode.l10n.t('deleted here');
+  }
 }
 
 function baseName(p: string): string {
@@ -142,7 +180,8 @@ export class PlanRowNode extends TreeNode {
     item.resourceUri = vscode.Uri.from({ scheme: 'site-revision-tree', path: `/${baseName(r.path)}` });
     item.iconPath = vscode.ThemeIcon.File;
     const size = r.action === 'download' || r.action === 'delete-live' ? r.live?.size : r.local?.size ?? r.live?.size;
-    item.description = [displayText(dirName(r.path)), displayText(r.detail), sizeText(size)].filter(Boolean).join(' · ');
+    // Why first, in a few words (the sentence is the tooltip); then where and how big.
+    item.description = [shortReason(r), displayText(dirName(r.path)), sizeText(size)].filter(Boolean).join(' · ');
     item.tooltip = `${r.path}\n${r.detail}`;
     if (this.actionNode.checkable) item.checkboxState = this.actionNode.planNode.preview.unchecked.has(r.path) ? vscode.TreeItemCheckboxState.Unchecked : vscode.TreeItemCheckboxState.Checked;
     item.command = { command: 'siteRevisions.transfersOpenRow', title: vscode.l10n.t('Compare'), arguments: [this] };
@@ -183,7 +222,7 @@ export class ConflictNode extends TreeNode {
     item.id = `transfers:conflict:${this.pending.id}`;
     item.resourceUri = vscode.Uri.from({ scheme: 'site-revision-tree', path: `/${baseName(c.path)}` });
     item.iconPath = vscode.ThemeIcon.File;
-    item.description = [displayText(this.pending.site.name), displayText(dirName(c.path)), reasonText(c)].filter(Boolean).join(' · ');
+    item.description = [shortConflict(c), displayText(this.pending.site.name), displayText(dirName(c.path))].filter(Boolean).join(' · ');
     item.tooltip = `${c.path}\n${reasonText(c)}\n${vscode.l10n.t('Click to compare and choose: Overwrite, Take Theirs or Cancel.')}`;
     item.command = { command: 'siteRevisions.resolveConflict', title: vscode.l10n.t('Resolve…'), arguments: [this] };
     item.contextValue = 'transferConflict';
@@ -281,7 +320,8 @@ export class TransfersView implements vscode.TreeDataProvider<TreeNode>, vscode.
   private states(): void {
     setContext('siteRevisions.sync.planned', !!this.preview);
     setContext('siteRevisions.sync.deletes', !!this.preview?.plan.deletes);
-    setContext('siteRevisions.transfers.shown', !!this.preview || this.pending.length > 0 || this.failures.length > 0 || !!this.view?.visible);
+    // Shown while it lists something (a preview, conflicts, failures); hidden again once empty.
+    setContext('siteRevisions.transfers.shown', !!this.preview || this.pending.length > 0 || this.failures.length > 0);
     if (this.view) {
       const n = this.pending.length;
       this.view.badge = n ? { value: n, tooltip: n === 1 ? vscode.l10n.t('1 conflict to resolve') : vscode.l10n.t('{0} conflicts to resolve', n) } : undefined;
