@@ -379,6 +379,63 @@ export const SHOTS: Shot[] = [
     webp: ['dark'],
     steps: [CLEAN, ...OPEN, { row: 'Bakery API' }, { command: 'Site Revisions: Live Drift' }, { typePick: 'Bakery API' }, { dialogButton: 'Trust and Connect', ifShown: true }, ...FOLD, { row: 'Differs from the newest revision' }, { click: /^app\.py/ }, { waitFor: '.monaco-diff-editor' }, { pause: 1000 }],
   },
+  {
+    // Upload of a file changed on the demo server since its newest revision (and edited here): the choice, with one of its diffs opened beside it.
+    name: 'transfer-conflict',
+    webp: ['dark'],
+    steps: [
+      CLEAN,
+      ...MAP_BAKERY,
+      { openFile: 'app.py' },
+      { commandThenPick: 'Site Revisions: Upload to Live Server' },
+      { dialogButton: 'Trust and Connect', ifShown: true },
+      { pick: 'Newest revision ↔ live' },
+      { waitFor: '.monaco-diff-editor' },
+      { pause: 1200 },
+    ],
+  },
+  {
+    // Sync of the demo site both ways: one file edited here, the server's files to download, one changed on both sides.
+    name: 'transfer-sync-preview',
+    webp: ['light'],
+    steps: [
+      CLEAN,
+      ...MAP_BAKERY,
+      { workingFile: { site: '2', path: 'requirements.txt', replace: [['\n', '\nuvicorn==0.30.1\n']] } },
+      { commandThenPick: 'Site Revisions: Sync with Live Server…' },
+      { typePick: 'Bakery API' },
+      { typePick: 'Both ways' },
+      { dialogButton: 'Trust and Connect', ifShown: true },
+      ...FOLD,
+      { row: /^Sync preview/ },
+      { row: /^requirements\.txt/ },
+      { pause: 800 },
+    ],
+  },
+  {
+    // Two uploads over live files (one of them after Overwrite in its conflict): what they replaced, kept, and one compared with the live file now.
+    name: 'transfer-overwritten',
+    // Dark only, and last: its uploads change the demo server, which the shots before read as seeded.
+    themes: ['dark'],
+    webp: ['dark'],
+    steps: [
+      CLEAN,
+      ...MAP_BAKERY,
+      { workingFile: { site: '2', path: 'requirements.txt', replace: [['\n', '\nuvicorn==0.30.1\n']] } },
+      { openFile: 'requirements.txt' },
+      { command: 'Site Revisions: Upload to Live Server' },
+      { dialogButton: 'Trust and Connect', ifShown: true },
+      { openFile: 'app.py' },
+      { commandThenPick: 'Site Revisions: Upload to Live Server' },
+      { pick: 'Overwrite' },
+      ...FOLD,
+      { pane: 'Overwritten on the Server', expanded: true },
+      { row: /^app\.py/ },
+      { click: /^requirements\.txt/ },
+      { waitFor: '.monaco-diff-editor' },
+      { pause: 1000 },
+    ],
+  },
 ];
 
 /** The newest revision of a file on the service, read as the demo user. */
