@@ -8,7 +8,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startLiveServers, type LiveServers } from '../live/servers';
 import { ALL_KINDS, requireLiveServers, type LiveKind } from '../live/system';
-import { isTempName } from '../../src/core/transfer/local';
 import type { Conflict, FileOutcome, FolderResult, TransferProgress } from '../../src/core/transfer/types';
 import { bytesOf, localNames, openTestSite, removeTestSites, sha256, type TestSite } from './helpers/transferSite';
 
@@ -21,8 +20,11 @@ function ok(o: FileOutcome, action: FileOutcome['action']): void {
   assert.equal(o.action, action, o.action === 'failed' ? `failed: ${o.error.kind}: ${o.error.message}` : o.action === 'conflict' ? `conflict: ${o.conflict.message}` : `got ${o.action}`);
 }
 
+/** The temporary names of writes on either side: `.<name>.sr-<hex>.tmp` on the server (src/core/live/fs.ts), `.<name>.sr-<pid>-<hex>.tmp` locally. */
+const TEMP_NAME = /^\..*\.sr-[0-9a-f-]+\.tmp$/;
+
 function noTemps(names: string[]): void {
-  const temps = names.filter((n) => isTempName(n.slice(n.lastIndexOf('/') + 1)));
+  const temps = names.filter((n) => TEMP_NAME.test(n.slice(n.lastIndexOf('/') + 1)));
   assert.deepEqual(temps, [], 'no temporary file left');
 }
 

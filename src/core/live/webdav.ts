@@ -8,7 +8,7 @@ import type { CreateDriver, Driver, DriverContext, DriverRead } from './driver';
 import { encodePath } from './endpoint';
 import { HttpSession, readText, type HttpReply } from './http';
 import { LiveError, type LiveEntry, type LiveStage } from './types';
-import { baseName, joinRel } from './util';
+import { baseName, cancelled, joinRel } from './util';
 import { XmlStream } from './xml';
 
 const DAV = 'DAV:';
@@ -232,15 +232,29 @@ class DavDriver implements Driver {
   }
 
   async write(path: string, source: AsyncIterable<Uint8Array>, size: number | undefined, signal: AbortSignal, onBytes: (n: number) => void): Promise<void> {
+    // A cancel stops the body; once the whole body is sent the server may be finishing the PUT,
+    // so its answer is awaited (the request's own timeout still applies): a DELETE of the
+    // temporary file sent before the PUT is done would run first, and the file would stay.
+    const own = new AbortController();
+    let sent = false;
+    const stop = () => !sent && own.abort();
+    if (signal.aborted) own.abort();
+    signal.addEventListener('abort', stop, { once: true });
     const counted = (async function* () {
       for await (const b of source) {
+        if (own.signal.aborted) throw cancelled('write');
         onBytes(b.length);
         yield b;
       }
+      sent = true;
     })();
-    const r = await this.req('PUT', this.url(path), size !== undefined ? { 'content-length': String(size) } : {}, counted, signal, 'write');
-    if (r.status >= 300) return this.fail(r, 'write', path);
-    await r.body.dump();
+    try {
+      const r = await this.req('PUT', this.url(path), size !== undefined ? { 'content-length': String(size) } : {}, counted, own.signal, 'write');
+      if (r.status >= 300) return this.fail(r, 'write', path);
+      await r.body.dump();
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
   }
 
   async mkdir(path: string, signal: AbortSignal): Promise<void> {
