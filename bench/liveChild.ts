@@ -16,6 +16,7 @@
 // measured operation starts from a new LiveFs (nothing connected): the connection is part of it,
 // as it is for the peers.
 import * as fs from 'node:fs';
+import Module from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +27,20 @@ import { RequestScheduler } from '../src/core/scheduler';
 import { isOffline } from '../src/features/sites/viewState';
 import { DEMO } from '../test/server/demo';
 import { startFaultProxy } from '../test/live/faultProxy';
+
+/**
+ * As in the extension: ssh2's optional native parts are not there (esbuild.mjs leaves them out of
+ * the bundle), so ssh2 runs on Node's crypto. Here node_modules has them: refused, so that the
+ * figures are those of what ships (ssh2 is loaded later, on the first SFTP connection).
+ */
+function withoutNativeParts(): void {
+  const m = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
+  const original = m._load.bind(Module);
+  m._load = (request, parent, isMain) => {
+    if (request === 'cpu-features' || /sshcrypto\.node$/.test(request)) throw Object.assign(new Error(`${request} is not shipped with the extension`), { code: 'MODULE_NOT_FOUND' });
+    return original(request, parent, isMain);
+  };
+}
 
 export interface LiveChildConfig {
   site: SiteLike;
@@ -284,6 +299,7 @@ async function proxy(c: LiveChildConfig): Promise<never> {
 async function main(): Promise<void> {
   const [mode, configFile] = process.argv.slice(2);
   const c = JSON.parse(fs.readFileSync(configFile!, 'utf8')) as LiveChildConfig;
+  withoutNativeParts();
   let out: unknown;
   if (mode === 'proxy') await proxy(c);
   else if (mode === 'list') out = await list(c);

@@ -242,7 +242,10 @@ export async function startFaultProxy(target: { host: string; port: number; data
     }
   } catch (err) {
     await closeAll();
-    throw new Error(`fault proxy: could not listen: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    // The data ports are the run's own (servers.ts reservePortRange): taken, they are most likely
+    // held by another fault proxy of the same target still open.
+    const also = target.dataPorts && /EADDRINUSE/.test(String(err)) ? ` (the passive ports ${target.dataPorts.from}–${target.dataPorts.to} are this run's: is another fault proxy in front of the same FTP target still open?)` : '';
+    throw new Error(`fault proxy: could not listen: ${err instanceof Error ? err.message : String(err)}${also}`, { cause: err });
   }
 
   return {

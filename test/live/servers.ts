@@ -41,6 +41,12 @@ export interface StartOptions {
   ftpListTimeZoneHours?: number;
   /** Keep the run folder (configs, logs, data) after stop(); env SITE_REVISIONS_LIVE_KEEP=1 does the same. */
   keep?: boolean;
+  /**
+   * How long a client may take to log in, seconds, from its TCP connection on: sshd's
+   * LoginGraceTime (default 120) and ProFTPD's TimeoutLogin (default 300). A short one makes the
+   * server drop a login that waits for a person (a trust question, a password prompt).
+   */
+  loginGraceSeconds?: number;
 }
 
 /** A server port that a fault proxy can front (test/live/faultProxy.ts), with FTP's passive data ports. */
@@ -55,18 +61,17 @@ export interface ProxyTarget {
   dataPorts?: { host: string; from: number; to: number };
 }
 
-/** The certificates a TLS server of the run presents (FTPS, https WebDAV). */
-export interface ServedCertificates {
-  /** The self-signed certificate (PEM): give it as the CA, or pin its fingerprint. */
+/** What a server's TLS ports present: the run's self-signed certificate, and an expired one. */
+export interface LiveCertificates {
+  /** The self-signed certificate (PEM), and its SHA-256 fingerprint (X509Certificate.fingerprint256). */
   caFile: string;
-  /** Its SHA-256 fingerprint as X509Certificate.fingerprint256 prints it (AA:BB:…). */
   fingerprint256: string;
-  /** The expired one (FTP `expiredPort`, `dav.expiredHttpsUrl`): valid 2020-01-01 to 2020-01-02 only. */
+  /** The expired certificate (FTP's expiredPort, WebDAV's expiredHttpsUrl), and its fingerprint. */
   expiredCaFile: string;
   expiredFingerprint256: string;
 }
 
-export interface LiveFtp extends ServedCertificates {
+export interface LiveFtp extends LiveCertificates {
   host: '127.0.0.1';
   /** Plain FTP, and explicit FTPS (AUTH TLS) on the same port. */
   port: number;
@@ -113,7 +118,7 @@ export interface LiveSftp {
   rotateHostKey(): Promise<string>;
 }
 
-export interface LiveDav extends ServedCertificates {
+export interface LiveDav extends LiveCertificates {
   httpUrl: string;
   httpsUrl: string;
   /** https with the expired certificate (same data, same user). */
@@ -404,6 +409,8 @@ class Daemon {
 class Run {
   readonly daemons: Daemon[] = [];
   readonly ports: { host: string; port: number }[] = [];
+  /** Port ranges reserved for the run (FTP's passive ports behind a fault proxy). */
+  readonly held: PortRange[] = [];
   private stopped: Promise<void> | undefined;
 
   constructor(
@@ -425,6 +432,7 @@ class Run {
           errors.push(err instanceof Error ? err.message : String(err));
         }
       }
+      for (const r of this.held.splice(0)) r.release();
       liveRuns.delete(this);
       if (!liveRuns.size) uninstallHandlers();
       if (this.keep) {
@@ -444,24 +452,83 @@ async function freePorts(n: number): Promise<number[]> {
   return [...out];
 }
 
+/** FTP's passive ports for the fault proxy come in slots of this many ports. */
+const PORT_SLOT = 64;
+/** The slots: below the kernel's ephemeral range (32768–60999 here), so no outgoing connection takes one. */
+const SLOT_FIRST = 20000;
+const SLOT_END = 32000;
+
+/** A range of ports held for one run (see reservePortRange). */
+export interface PortRange {
+  from: number;
+  /** Inclusive. */
+  to: number;
+  /** Lets the range go (stop() does it; a process that dies lets it go by itself). */
+  release(): void;
+}
+
 /**
- * `count` consecutive ports free on both 127.0.0.1 and 127.0.0.2, below the kernel's ephemeral
- * range (so no outgoing connection takes one meanwhile), chosen at random so runs at once differ.
+ * Reserves `count` consecutive ports (at most one slot of PORT_SLOT) free on every one of `hosts`,
+ * for as long as the run lasts. Runs at once never get the same range, in this process or in
+ * another (two engineers' test runs, a bench): each slot has a lock, a Unix socket in Linux's
+ * abstract namespace (`\0site-revisions-live-ports/<first port>`), which only one process can
+ * bind and which the kernel lets go when its process ends, however it ends (no stale lock file).
+ * A slot is taken only when its lock is ours and its ports bind on every host at that moment.
+ * `candidates` (tests) gives the slots' first ports to try first.
  */
-async function freeRange(count: number): Promise<number> {
+export async function reservePortRange(count: number, hosts: readonly string[], candidates: readonly number[] = []): Promise<PortRange> {
+  if (count < 1 || count > PORT_SLOT) throw new Error(`a port range is 1 to ${PORT_SLOT} ports, not ${count}`);
   const bindable = (port: number, host: string): Promise<boolean> =>
     new Promise((resolve) => {
       const srv = net.createServer();
       srv.once('error', () => resolve(false));
       srv.listen({ port, host, exclusive: true }, () => srv.close(() => resolve(true)));
     });
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20000 + Math.floor(Math.random() * ((32000 - 20000 - count) / count)) * count;
+  const slots = (SLOT_END - SLOT_FIRST) / PORT_SLOT;
+  const tried = new Set<number>();
+  const order = [...candidates, ...Array.from({ length: 200 }, () => SLOT_FIRST + Math.floor(Math.random() * slots) * PORT_SLOT)];
+  for (const base of order) {
+    if (tried.has(base)) continue;
+    tried.add(base);
+    const lock = await lockSlot(base);
+    if (!lock) continue;
     let ok = true;
-    for (let p = base; p < base + count && ok; p++) ok = (await bindable(p, HOST)) && (await bindable(p, PROXY_SIDE_HOST));
-    if (ok) return base;
+    for (let p = base; p < base + count && ok; p++) for (const h of hosts) if (ok) ok = await bindable(p, h);
+    if (ok) {
+      let held = true;
+      return {
+        from: base,
+        to: base + count - 1,
+        release: () => {
+          if (held) lock.close();
+          held = false;
+        },
+      };
+    }
+    lock.close();
   }
-  throw new Error(`no ${count} consecutive free ports on ${HOST} and ${PROXY_SIDE_HOST}`);
+  throw new Error(`no ${count} consecutive free ports on ${hosts.join(' and ')} (slots of ${PORT_SLOT} from ${SLOT_FIRST} to ${SLOT_END})`);
+}
+
+/** The lock of the slot starting at `base`, or undefined when another run holds it. */
+function lockSlot(base: number): Promise<net.Server | undefined> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer((c) => c.destroy());
+    srv.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(undefined) : reject(new Error(`the port slot's lock ${base}: ${err.message}`, { cause: err }))));
+    srv.listen(`\0site-revisions-live-ports/${base}`, () => {
+      srv.unref(); // a lock keeps no process alive
+      resolve(srv);
+    });
+  });
+}
+
+/** A ProFTPD virtual host on host:port: TLS optional (plain and AUTH TLS), required, or implicit. */
+function vhost(host: string, port: number, tls: 'optional' | 'required' | 'implicit', more: string[] = []): string[] {
+  return [`<VirtualHost ${host}>`, `  Port ${port}`, ...more, '  TLSEngine on', `  TLSRequired ${tls === 'optional' ? 'off' : 'on'}`, ...(tls === 'implicit' ? ['  TLSOptions UseImplicitSSL'] : []), '</VirtualHost>'];
+}
+
+function certificates(cert: CertFiles, expired: CertFiles): LiveCertificates {
+  return { caFile: cert.certFile, fingerprint256: cert.fingerprint256, expiredCaFile: expired.certFile, expiredFingerprint256: expired.fingerprint256 };
 }
 
 async function copyTree(from: string, to: string, owner?: { uid: number; gid: number }): Promise<void> {
@@ -477,15 +544,6 @@ function userIds(name: string): { uid: number; gid: number } {
 
 // ---------------------------------------------------------------------------------------------
 // FTP: proftpd
-
-function served(cert: CertFiles, expired: CertFiles): ServedCertificates {
-  return { caFile: cert.certFile, fingerprint256: cert.fingerprint256, expiredCaFile: expired.certFile, expiredFingerprint256: expired.fingerprint256 };
-}
-
-/** A ProFTPD <VirtualHost> block. */
-function vhost(host: string, port: number, ...lines: string[]): string[] {
-  return [`<VirtualHost ${host}>`, `  Port ${port}`, ...lines.map((l) => `  ${l}`), '</VirtualHost>'];
-}
 
 async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, expired: CertFiles, opts: StartOptions): Promise<LiveFtp> {
   fs.mkdirSync(dir, { mode: 0o711 });
@@ -506,8 +564,10 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
   run.daemons.push(daemon);
   for (let attempt = 1; ; attempt++) {
     const [port, implicitPort, expiredPort, proxyPort, proxyImplicitPort] = await freePorts(5) as [number, number, number, number, number];
-    const range = await freeRange(64);
-    const pasv = { explicit: { from: range, to: range + 31 }, implicit: { from: range + 32, to: range + 63 } };
+    // Held until stop(): no other run (of this process or another) gets these ports meanwhile.
+    const range = await reservePortRange(64, [HOST, PROXY_SIDE_HOST]);
+    run.held.push(range);
+    const pasv = { explicit: { from: range.from, to: range.from + 31 }, implicit: { from: range.from + 32, to: range.from + 63 } };
     const conf = [
       'ServerType standalone',
       'ServerName "Site Revisions live test"',
@@ -542,22 +602,26 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
       `  TLSRSACertificateFile ${cert.certFile}`,
       `  TLSRSACertificateKeyFile ${cert.keyFile}`,
       '  TLSVerifyClient off',
+      ...(opts.loginGraceSeconds ? [`  TimeoutLogin ${opts.loginGraceSeconds}`] : []),
       '</Global>',
       'TLSEngine on',
       'TLSRequired off',
-      // Implicit FTPS; explicit FTPS presenting the expired certificate.
-      ...vhost(HOST, implicitPort, 'TLSEngine on', 'TLSRequired on', 'TLSOptions UseImplicitSSL'),
-      ...vhost(HOST, expiredPort, 'TLSEngine on', 'TLSRequired on', `TLSRSACertificateFile ${expired.certFile}`, `TLSRSACertificateKeyFile ${expired.keyFile}`),
-      // The plain/explicit and implicit ports again behind a fault proxy: bound on 127.0.0.2,
-      // passive ports advertised as 127.0.0.1, where the proxy listens on the same numbers.
-      ...vhost(PROXY_SIDE_HOST, proxyPort, `MasqueradeAddress ${HOST}`, `PassivePorts ${pasv.explicit.from} ${pasv.explicit.to}`, 'TLSEngine on', 'TLSRequired off'),
-      ...vhost(PROXY_SIDE_HOST, proxyImplicitPort, `MasqueradeAddress ${HOST}`, `PassivePorts ${pasv.implicit.from} ${pasv.implicit.to}`, 'TLSEngine on', 'TLSRequired on', 'TLSOptions UseImplicitSSL'),
+      // Implicit FTPS.
+      ...vhost(HOST, implicitPort, 'implicit'),
+      // Explicit FTPS presenting the expired certificate.
+      ...vhost(HOST, expiredPort, 'required', [`  TLSRSACertificateFile ${expired.certFile}`, `  TLSRSACertificateKeyFile ${expired.keyFile}`]),
+      // The plain/explicit port and the implicit one behind a fault proxy: bound on 127.0.0.2,
+      // passive ports advertised as 127.0.0.1 where the proxy listens on the same numbers.
+      ...vhost(PROXY_SIDE_HOST, proxyPort, 'optional', [`  MasqueradeAddress ${HOST}`, `  PassivePorts ${pasv.explicit.from} ${pasv.explicit.to}`]),
+      ...vhost(PROXY_SIDE_HOST, proxyImplicitPort, 'implicit', [`  MasqueradeAddress ${HOST}`, `  PassivePorts ${pasv.implicit.from} ${pasv.implicit.to}`]),
       '',
     ].join('\n');
     fs.writeFileSync(path.join(dir, 'proftpd.conf'), conf);
     try {
       await daemon.start([port, implicitPort, expiredPort, { host: PROXY_SIDE_HOST, port: proxyPort }, { host: PROXY_SIDE_HOST, port: proxyImplicitPort }]);
     } catch (err) {
+      range.release();
+      run.held.splice(run.held.indexOf(range), 1);
       // A port taken between choosing and binding: choose again.
       if (attempt < 3 && /in use|bind/i.test(String(err))) continue;
       throw err;
@@ -571,7 +635,7 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
       user,
       password,
       dataDir,
-      ...served(cert, expired),
+      ...certificates(cert, expired),
       proxyTargets: {
         explicit: { host: PROXY_SIDE_HOST, port: proxyPort, dataPorts: { host: PROXY_SIDE_HOST, ...pasv.explicit } },
         implicit: { host: PROXY_SIDE_HOST, port: proxyImplicitPort, dataPorts: { host: PROXY_SIDE_HOST, ...pasv.implicit } },
@@ -590,7 +654,7 @@ function keyFingerprint(pubFile: string): string {
   return m[1]!;
 }
 
-async function startSftp(run: Run, dir: string, master: string): Promise<LiveSftp> {
+async function startSftp(run: Run, dir: string, master: string, opts: StartOptions): Promise<LiveSftp> {
   const account = ensureSftpUser();
   fs.mkdirSync(dir, { mode: 0o711 });
   fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 }); // privilege separation directory
@@ -640,6 +704,7 @@ async function startSftp(run: Run, dir: string, master: string): Promise<LiveSft
       'MaxStartups 200',
       'MaxSessions 20',
       'LogLevel VERBOSE',
+      ...(opts.loginGraceSeconds ? [`LoginGraceTime ${opts.loginGraceSeconds}`] : []),
       '',
     ].join('\n'),
   );
@@ -774,7 +839,7 @@ async function startDav(run: Run, dir: string, master: string, cert: CertFiles, 
       user,
       password,
       dataDir,
-      ...served(cert, expired),
+      ...certificates(cert, expired),
     };
   }
 }
@@ -865,7 +930,7 @@ export async function startLiveServers(opts: StartOptions = {}): Promise<LiveSer
     };
     const [ftp, sftp, dav, s3] = await Promise.all([
       timed('ftp', () => startFtp(run, path.join(root, 'ftp'), master, cert!, expired!, opts)),
-      timed('sftp', () => startSftp(run, path.join(root, 'sftp'), master)),
+      timed('sftp', () => startSftp(run, path.join(root, 'sftp'), master, opts)),
       timed('dav', () => startDav(run, path.join(root, 'dav'), master, cert!, expired!)),
       timed('s3', () => startS3(run, path.join(root, 's3'), master, cert!)),
     ]);

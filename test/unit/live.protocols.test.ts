@@ -255,6 +255,44 @@ describe('live servers: the connection layer against real servers', function () 
     }
   });
 
+  it('writes: replacing a file is one step over SFTP (posix-rename) and FTP; WebDAV\'s MOVE over it is two, and the write says so (notDone atomic); S3 refuses a file above its bound before sending anything', async function () {
+    this.timeout(60_000);
+    for (const name of ['SFTP', 'FTP (plain, loopback)', 'WebDAV http']) {
+      const site = sites()[name]!;
+      const fsys = openLive(site.endpoint, options(site.password, { knownHostsFiles: [live.sftp!.knownHostsFile] }));
+      try {
+        const first = await fsys.write('replace me.txt', Buffer.from('one'));
+        assert.deepEqual(first.notDone, [], `${name}: a new file`);
+        const second = await fsys.write('replace me.txt', Buffer.from('two!'));
+        assert.equal(fs.readFileSync(path.join(site.dataDir, 'replace me.txt'), 'utf8'), 'two!', name);
+        assert.deepEqual(second.notDone, name === 'WebDAV http' ? ['atomic'] : [], `${name}: replacing`);
+        assert.equal(fsys.capabilities.atomicReplace, name !== 'WebDAV http');
+        await fsys.delete('replace me.txt');
+      } finally {
+        await fsys.close();
+      }
+    }
+    const site = sites().S3!;
+    const fsys = openLive(site.endpoint, options(site.password));
+    try {
+      let read = false;
+      async function* never() {
+        read = true;
+        yield Buffer.alloc(1);
+      }
+      await assert.rejects(fsys.write('huge.bin', never(), { size: 65 * 1024 * 1024 }), (e: { kind?: string; next?: string }) => e.kind === 'too-large' && /multipart/.test(e.next ?? ''));
+      assert.equal(read, false, 'a size above the bound is refused before reading');
+      const mib = Buffer.alloc(1024 * 1024, 7);
+      async function* big() {
+        for (let i = 0; i < 65; i++) yield mib;
+      }
+      await assert.rejects(fsys.write('huge.bin', big()), (e: { kind?: string }) => e.kind === 'too-large');
+      assert.equal(await fsys.stat('huge.bin'), undefined, 'nothing was sent');
+    } finally {
+      await fsys.close();
+    }
+  });
+
   it('writes: a file written through a temporary name and renamed, with its time and mode; a cancelled write leaves no temporary file (SFTP, FTP, WebDAV, S3)', async function () {
     this.timeout(60_000);
     for (const name of ['SFTP', 'FTP (plain, loopback)', 'WebDAV http', 'S3']) {

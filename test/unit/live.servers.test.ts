@@ -13,7 +13,7 @@ import { listProcesses } from '../host/common';
 import { startFaultProxy, type FaultProxy } from '../live/faultProxy';
 import { curlAuth, lftpOpen, peer, rcloneRemote, sftpBatch } from '../live/peers';
 import { LARGE, listFilesOnDisk, MTIMES, OUTSIDE_FILE, SAME_SIZE, SMALL_SEED_FILES, seedManifest, writeSeed } from '../live/seed';
-import { canConnect, removeStaleRuns, runsBase, startLiveServers, type LiveServers } from '../live/servers';
+import { canConnect, removeStaleRuns, reservePortRange, runsBase, startLiveServers, type LiveServers } from '../live/servers';
 import { LIVE_PACKAGES, requireLiveServers } from '../live/system';
 import { until } from './helpers/wait';
 
@@ -548,6 +548,64 @@ describe('live servers: FTP LIST times in another time zone, and stale runs', fu
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('live servers: FTP runs at once never share passive ports (the fault proxy\'s data ports)', function () {
+  it('a reserved range is held until released, against this process and another one', async function () {
+    this.timeout(30_000);
+    const hosts = ['127.0.0.1', '127.0.0.2'];
+    /** What another process gets when it asks for `slot` first. */
+    const other = (slot: number): number => {
+      const script = `require(${JSON.stringify(path.join(__dirname, '..', 'live', 'servers.js'))}).reservePortRange(64, ${JSON.stringify(hosts)}, [${slot}]).then((r) => { console.log(r.from); r.release(); })`;
+      const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      return Number(r.stdout.trim());
+    };
+    const held = await reservePortRange(64, hosts);
+    const slot = held.from;
+    const taken: { release(): void }[] = [held];
+    try {
+      assert.equal(held.to, slot + 63);
+      assert.notEqual(other(slot), slot, 'another process got a held slot');
+      // Two more reservations of this process at once, both asking for the held slot first.
+      const [a, b] = await Promise.all([reservePortRange(64, hosts, [slot]), reservePortRange(64, hosts, [slot])]);
+      taken.push(a, b);
+      for (const [x, y] of [[a, b], [a, held], [b, held]] as const) assert.ok(x.to < y.from || y.to < x.from, `overlap: ${x.from}–${x.to} and ${y.from}–${y.to}`);
+      held.release();
+      assert.equal(other(slot), slot, 'a released slot is free again');
+      // Two at once asking for the same free slot: one gets it, the other another one.
+      const [c, d] = await Promise.all([reservePortRange(64, hosts, [slot]), reservePortRange(64, hosts, [slot])]);
+      taken.push(c, d);
+      assert.deepEqual([c.from === slot, d.from === slot].sort(), [false, true], `${c.from} and ${d.from} for ${slot}`);
+    } finally {
+      for (const r of taken) r.release();
+    }
+  });
+
+  it('two FTP runs started at once, each with a fault proxy in front, both list through their proxy (PASV and EPSV)', async function () {
+    this.timeout(INSTALL_TIMEOUT);
+    requireLiveServers(this, ['ftp']);
+    this.timeout(120_000);
+    const runs = await Promise.all([startLiveServers({ only: ['ftp'] }), startLiveServers({ only: ['ftp'] })]);
+    const proxies: FaultProxy[] = [];
+    try {
+      const ranges = runs.flatMap((r) => [r.ftp!.proxyTargets.explicit.dataPorts!, r.ftp!.proxyTargets.implicit.dataPorts!]);
+      for (const [i, x] of ranges.entries()) for (const y of ranges.slice(i + 1)) assert.ok(x.to < y.from || y.to < x.from, `passive ranges overlap: ${JSON.stringify(ranges)}`);
+      proxies.push(...(await Promise.all(runs.map((r) => startFaultProxy(r.ftp!.proxyTargets.explicit)))));
+      await Promise.all(
+        runs.map(async (live, i) => {
+          for (const epsv of [false, true]) {
+            const { stdout } = await peer('lftp', ['-c', `set ftp:prefer-epsv ${epsv ? 'yes' : 'no'}; ${lftpOpen(live, 'ftp', { tls: 'explicit', via: { host: '127.0.0.1', port: proxies[i]!.port } })}; find /sub`]);
+            assert.deepEqual(findPaths(stdout), ['sub/', 'sub/deeper/', 'sub/deeper/style.css', 'sub/readme.md'], `run ${i + 1}, ${epsv ? 'EPSV' : 'PASV'}`);
+          }
+          assert.ok(proxies[i]!.accepted() >= 3, `run ${i + 1}: the data connections went through its proxy (${proxies[i]!.accepted()} connections)`);
+        }),
+      );
+    } finally {
+      await Promise.all(proxies.map((p) => p.close()));
+      await Promise.all(runs.map((r) => r.stop()));
     }
   });
 });

@@ -2,7 +2,8 @@
 // gives the shared LiveFs (fs.ts): operations on ROOT-RELATIVE paths already checked, with a
 // signal that carries both the caller's cancel and the timeout. The driver owns its connections
 // (pool, idle close) and reports what each connection step found.
-import type { LiveCapabilities, LiveEndpoint, LiveEntry, LiveOptions, StageReport } from './types';
+import type { LiveEndpoint, LiveEntry, LiveOptions, StageReport } from './types';
+import type { PersonTime } from './util';
 
 export interface DriverContext {
   endpoint: LiveEndpoint;
@@ -11,9 +12,12 @@ export interface DriverContext {
   stage(r: StageReport): void;
   /**
    * The password for a login: `refused` after the server refused the previous one (`why`: its words). Throws
-   * LiveError 'password-needed' when none is given.
+   * LiveError 'password-needed' when none is given. A prompt is timed by `person` (the connection's
+   * silence timers pause meanwhile); a password known already is not a question.
    */
-  password(refused: boolean, why?: string): Promise<string>;
+  password(refused: boolean, why?: string, person?: PersonTime): Promise<string>;
+  /** Asks for a key file's passphrase (LiveSecrets.passphrase), timed by `person`. */
+  passphrase(q: { keyFile: string; reason: 'login' | 'refused' }, person?: PersonTime): Promise<string | undefined>;
   /** Fingerprints trusted for this LiveFs only, and sites whose clear text was allowed once. */
   once: Set<string>;
 }
@@ -24,8 +28,8 @@ export interface DriverRead {
   destroy(): void;
 }
 
+/** What a protocol can do is fs.ts's CAPS (one table, known before any connection). */
 export interface Driver {
-  readonly capabilities: LiveCapabilities;
   /** The root as an absolute server path ('/' for FTP's chroot…), known once connected; for resolving link targets. */
   rootAbs(): string;
   /** Connects now (Test Connection), if not connected. */
@@ -40,7 +44,12 @@ export interface Driver {
   mkdir(path: string, signal: AbortSignal): Promise<void>;
   /** Removes a file or link (`dir` false) or an empty folder. */
   remove(path: string, dir: boolean, signal: AbortSignal): Promise<void>;
-  rename(from: string, to: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Renames, replacing an existing target. Resolves `false` when the target was replaced in two
+   * steps (removed, then renamed: SFTP without posix-rename, WebDAV's MOVE with Overwrite): a
+   * reader may see no file for a moment, and a failure between the steps leaves none.
+   */
+  rename(from: string, to: string, signal: AbortSignal): Promise<boolean | void>;
   setTime?(path: string, mtime: number, signal: AbortSignal): Promise<void>;
   chmod?(path: string, mode: number, signal: AbortSignal): Promise<void>;
   close(): Promise<void>;

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { checkCleartext } from './trust';
 import type { CreateDriver, Driver, DriverContext, DriverRead } from './driver';
-import { LiveError, type LiveCapabilities, type LiveEndpoint, type LiveEntry, type LiveFs, type LiveOptions, type LiveReadStream, type ListOptions, type OpOptions, type ReadOptions, type WriteOptions, type WriteResult } from './types';
+import { LiveError, type LiveCapabilities, type LiveEndpoint, type LiveEntry, type LiveFs, type LiveOptions, type LiveReadStream, type OpenLive, type ListOptions, type OpOptions, type ReadOptions, type WriteOptions, type WriteResult } from './types';
 import { BatchQueue, baseName, cancelled, checkPath, gather, joinRel, parentRel, resolveLinkTarget } from './util';
 
 /** Loads a protocol's module (a chunk of its own in the build). */
@@ -27,8 +27,10 @@ export async function loadDriver(protocol: LiveEndpoint['protocol']): Promise<Cr
 
 const CAPS: Record<LiveEndpoint['protocol'], LiveCapabilities> = {
   ftp: { symlinks: true, rename: true, atomicReplace: true, setTime: true, chmod: true, realFolders: true, rangeRead: true },
+  // SFTP: one step with OpenSSH's posix-rename; a server without it makes a write say notDone 'atomic'.
   sftp: { symlinks: true, rename: true, atomicReplace: true, setTime: true, chmod: true, realFolders: true, rangeRead: true },
-  webdav: { symlinks: false, rename: true, atomicReplace: true, setTime: false, chmod: false, realFolders: true, rangeRead: true },
+  // WebDAV's MOVE over an existing file deletes it first (RFC 4918 9.9.3): not one step.
+  webdav: { symlinks: false, rename: true, atomicReplace: false, setTime: false, chmod: false, realFolders: true, rangeRead: true },
   s3: { symlinks: false, rename: false, atomicReplace: true, setTime: false, chmod: false, realFolders: false, rangeRead: true },
 };
 
@@ -36,9 +38,7 @@ const MAX_LINK_HOPS = 8;
 const PLAIN_MAX = 200_000;
 
 /** Opens a site's live file system; nothing connects before the first operation. */
-export function openLive(endpoint: LiveEndpoint, options: LiveOptions): LiveFs {
-  return new LiveFsImpl(endpoint, options);
-}
+export const openLive: OpenLive = (endpoint, options) => new LiveFsImpl(endpoint, options);
 
 export class LiveFsImpl implements LiveFs {
   readonly capabilities: LiveCapabilities;
@@ -77,9 +77,10 @@ export class LiveFsImpl implements LiveFs {
             // a failing listener must not break the connection
           }
         },
-        password: async (refused, why) => {
+        password: async (refused, why, person) => {
           if (this.accepted !== undefined && !refused) return this.accepted;
-          const p = await this.options.secrets.password({ reason: refused ? 'refused' : 'login', site: this.endpoint.label });
+          const q = { reason: refused ? ('refused' as const) : ('login' as const), site: this.endpoint.label };
+          const p = await (person ? person.during(() => this.options.secrets.password(q)) : this.options.secrets.password(q));
           if (p === undefined) {
             throw new LiveError(refused ? 'auth' : 'password-needed', 'login', refused ? `The server refused the login of ${this.endpoint.user}${why ? ` (${why})` : ''}.` : 'No password was given.', {
               next: refused ? 'Check the user name and the password.' : 'Enter the password of this site\'s server (it is kept only if you choose so).',
@@ -88,6 +89,12 @@ export class LiveFsImpl implements LiveFs {
           }
           this.accepted = p;
           return p;
+        },
+        passphrase: (q, person) => {
+          const secrets = this.options.secrets;
+          if (!secrets.passphrase) return Promise.resolve(undefined);
+          const full = { ...q, site: this.endpoint.label };
+          return person ? person.during(() => secrets.passphrase!(full)) : secrets.passphrase(full);
         },
       };
       return create(ctx);
@@ -288,7 +295,7 @@ export class LiveFsImpl implements LiveFs {
       try {
         await d.write(temp, body, size, signal, onBytes);
         if (signal.aborted) throw cancelled('write');
-        await d.rename(temp, target, signal);
+        if ((await d.rename(temp, target, signal)) === false) notDone.push('atomic');
       } catch (e) {
         await this.removeQuietly(d, temp);
         throw e;

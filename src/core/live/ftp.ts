@@ -23,7 +23,7 @@ import type { CreateDriver, Driver, DriverContext, DriverRead } from './driver';
 import { Pool } from './pool';
 import { secureContextOf, verifyTls } from './trust';
 import { LiveError, type LiveEntry, type LiveStage } from './types';
-import { abortable, baseName, cancelled, joinAbs, joinRel, netError, timedOut } from './util';
+import { abortable, baseName, cancelled, joinAbs, joinRel, LoginDriver, netError, RECONNECTED, reports, timedOut, type PersonTime, type ReportMode } from './util';
 
 interface Conn {
   client: Client;
@@ -35,48 +35,56 @@ const PRIVATE_V4 = /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|127\.|169\.254\.
 
 export const createDriver: CreateDriver = (ctx) => new FtpDriver(ctx);
 
-class FtpDriver implements Driver {
-  readonly capabilities = { symlinks: true, rename: true, atomicReplace: true, setTime: true, chmod: true, realFolders: true, rangeRead: true };
+class FtpDriver extends LoginDriver implements Driver {
   private readonly pool: Pool<Conn>;
-  private root: string | undefined;
   private mlsd = true;
   private mfmt = false;
   private chmodOk = true;
-  private first = true;
 
-  constructor(private readonly ctx: DriverContext) {
+  constructor(ctx: DriverContext) {
+    super(ctx);
     const ep = ctx.endpoint;
     this.pool = new Pool<Conn>(ep.poolSize, (s) => this.open(s), (c) => c.client.close(), ep.idleMs);
   }
 
-  rootAbs(): string {
-    return this.root ?? '/';
+  /**
+   * One connection, step by step; reports each step the first time. A server that closed the
+   * connection while a person answered (a certificate, the password) is connected to once more.
+   */
+  private open(signal: AbortSignal): Promise<Conn> {
+    const where = `${this.ctx.endpoint.host}:${this.ctx.endpoint.port}`;
+    return this.connectNew(signal, (e) => this.ftpError(e, 'connect', where), (mode, person) => this.openOnce(signal, mode, person));
   }
 
-  private abs(path: string): string {
-    return joinAbs(this.rootAbs(), path);
-  }
-
-  /** One connection, step by step; reports each step the first time. */
-  private async open(signal: AbortSignal): Promise<Conn> {
+  private async openOnce(signal: AbortSignal, mode: ReportMode, person: PersonTime): Promise<Conn> {
     const ep = this.ctx.endpoint;
     const ftp = ep.ftp!;
-    const report = this.first;
-    this.first = false;
-    const stage = (s: LiveStage, t0: number, detail: string, warning?: string) => {
-      if (report) this.ctx.stage({ stage: s, ok: true, detail, ms: Date.now() - t0, ...(warning ? { warning } : {}) });
+    const stage = (s: LiveStage, t0: number, p0: number, detail: string, warning?: string) => {
+      if (reports(mode, s)) this.ctx.stage({ stage: s, ok: true, detail, ...person.step(t0, p0), ...(warning ? { warning } : {}) });
     };
+    // basic-ftp times the control connection only while a command waits for its reply, so no timer
+    // runs while a person answers; the server may still end a login that waits (ProFTPD's
+    // TimeoutLogin, 300 s by default): then open() connects once more.
     const client = new Client(ep.timeoutMs);
     client.ftp.encoding = ftp.encoding;
     const conn: Conn = { client };
     client.prepareTransfer = (ctx: FTPContext) => this.passive(ctx, conn);
     const close = () => client.close();
+    const where = `${ep.host}:${ep.port}`;
+    /** After a question: the connection must still be open (a FIN while nobody was waiting for a reply goes unnoticed by basic-ftp). */
+    const stillOpen = (s: LiveStage) => {
+      const sock = client.ftp.socket;
+      if (client.closed || sock.destroyed || sock.readableEnded || !sock.writable) {
+        throw new LiveError('connection-lost', s, `${where} closed the connection while a question was open.`, { next: 'Try again, and answer sooner: the server ends a login that waits too long.' });
+      }
+    };
     try {
       let t = Date.now();
+      let p0 = person.total();
       if (!isIP(ep.host)) {
         const addrs = await abortable(signal, 'resolve', () => lookup(ep.host, { all: true }).catch((e) => Promise.reject(netError(e, 'resolve', ep.host))));
-        stage('resolve', t, `${ep.host} resolved to ${addrs.map((a) => a.address).join(', ')}`);
-      } else if (report) this.ctx.stage({ stage: 'resolve', ok: true, detail: `${ep.host} is an address`, ms: 0 });
+        stage('resolve', t, p0, `${ep.host} resolved to ${addrs.map((a) => a.address).join(', ')}`);
+      } else stage('resolve', t, p0, `${ep.host} is an address`);
       const tlsOptions = {
         host: ep.host,
         ...(isIP(ep.host) ? {} : { servername: ep.host }),
@@ -84,16 +92,17 @@ class FtpDriver implements Driver {
         ...(secureContextOf(this.ctx.options.trust) ? { secureContext: secureContextOf(this.ctx.options.trust)! } : {}),
       };
       t = Date.now();
-      const where = `${ep.host}:${ep.port}`;
+      p0 = person.total();
       try {
         if (ftp.tls === 'implicit') await abortable(signal, 'connect', () => client.connectImplicitTLS(ep.host, ep.port, tlsOptions), close);
         else await abortable(signal, 'connect', () => client.connect(ep.host, ep.port), close);
       } catch (e) {
         throw this.ftpError(e, ftp.tls === 'implicit' ? 'tls' : 'connect', where);
       }
-      stage('connect', t, `connected to ${client.ftp.socket.remoteAddress}:${client.ftp.socket.remotePort}${ftp.tls === 'implicit' ? ' (TLS from the first byte)' : ''}`);
+      stage('connect', t, p0, `connected to ${client.ftp.socket.remoteAddress}:${client.ftp.socket.remotePort}${ftp.tls === 'implicit' ? ' (TLS from the first byte)' : ''}`, mode === 'again' ? RECONNECTED : undefined);
       if (ftp.tls !== 'none') {
         t = Date.now();
+        p0 = person.total();
         if (ftp.tls === 'explicit') {
           try {
             await abortable(signal, 'tls', () => client.useTLS(tlsOptions), close);
@@ -107,15 +116,19 @@ class FtpDriver implements Driver {
             throw this.ftpError(e, 'tls', where);
           }
         }
-        const v = await verifyTls(client.ftp.socket as TLSSocket, this.ctx.options.trust, ep.host, ep.port, ep.label, this.ctx.once);
-        stage('tls', t, `${v.protocol}, ${v.cert.subject}, SHA-256 ${v.cert.fingerprint256} (${v.how === 'ca' ? 'trusted authority' : v.how === 'pinned' ? 'pinned' : 'accepted'})`);
+        const v = await abortable(signal, 'tls', () => verifyTls(client.ftp.socket as TLSSocket, this.ctx.options.trust, ep.host, ep.port, ep.label, this.ctx.once, person), close);
+        if (person.asked) stillOpen('tls');
+        stage('tls', t, p0, `${v.protocol}, ${v.cert.subject}, SHA-256 ${v.cert.fingerprint256} (${v.how === 'ca' ? 'trusted authority' : v.how === 'pinned' ? 'pinned' : 'accepted'})`);
       }
       t = Date.now();
+      p0 = person.total();
       if (ftp.encoding === 'utf8') await client.sendIgnoringError('OPTS UTF8 ON');
       let refused = false;
       let why: string | undefined;
       for (let attempt = 0; ; attempt++) {
-        const password = await this.ctx.password(refused, why);
+        const asked = person.total();
+        const password = await abortable(signal, 'login', () => this.ctx.password(refused, why, person), close);
+        if (person.total() !== asked) stillOpen('login');
         try {
           await abortable(signal, 'login', () => client.login(ep.user, password), close);
           break;
@@ -143,15 +156,11 @@ class FtpDriver implements Driver {
           throw new LiveError('not-found', 'login', `The site's folder "${this.root}" cannot be opened: ${cd.code} ${oneLine(cd.message)}.`, { next: 'Check the site\'s home directory (dir).', detail: `${cd.code} ${oneLine(cd.message)}` });
         }
       }
-      stage('login', t, `logged in as ${ep.user}; folder ${this.root}`);
+      stage('login', t, p0, `logged in as ${ep.user}; folder ${this.root}`);
       return conn;
     } catch (e) {
       client.close();
-      if (e instanceof LiveError) {
-        if (report) this.ctx.stage({ stage: e.stage, ok: false, detail: e.message, ms: 0 });
-        throw e;
-      }
-      throw this.ftpError(e, 'connect', `${ep.host}:${ep.port}`);
+      throw e instanceof LiveError ? e : this.ftpError(e, 'connect', where);
     }
   }
 

@@ -13,10 +13,10 @@ import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { loadUndici } from '../api/agents';
 import type { DriverContext } from './driver';
-import { secureContextOf, verifyTls } from './trust';
+import { secureContextOf, tlsStillTrusted, verifyTls } from './trust';
 import { openTunnel, proxyDisplay, type TunnelRoute } from './tunnel';
 import { LiveError, type LiveStage } from './types';
-import { abortable, cancelled, netError, timedOut, withTimeout } from './util';
+import { abortable, cancelled, netError, PersonTime, timedOut, withTimeout } from './util';
 
 export interface HttpReply {
   status: number;
@@ -124,6 +124,9 @@ export class HttpSession {
       return;
     }
     t = Date.now();
+    // The probe's socket is closed once the certificate is decided: a server that closes it while
+    // a person decides changes nothing, and the person's time is not the step's.
+    const person = new PersonTime();
     try {
       const tls = await abortable(signal, 'tls', () =>
         withTimeout(ep.timeoutMs, 'tls', () =>
@@ -134,10 +137,10 @@ export class HttpSession {
           }),
         ),
       );
-      const v = await verifyTls(tls, this.ctx.options.trust, host, port, ep.label, this.ctx.once);
+      const v = await abortable(signal, 'tls', () => verifyTls(tls, this.ctx.options.trust, host, port, ep.label, this.ctx.once, person), () => tls.destroy());
       tls.destroy();
       if (v.how !== 'ca') this.trusted.add(`${host}:${port}/${v.cert.fingerprint256}`);
-      this.ctx.stage({ stage: 'tls', ok: true, detail: `${v.protocol}, ${v.cert.subject}, SHA-256 ${v.cert.fingerprint256} (${v.how === 'ca' ? 'trusted authority' : v.how === 'pinned' ? 'pinned' : 'accepted'})`, ms: Date.now() - t });
+      this.ctx.stage({ stage: 'tls', ok: true, detail: `${v.protocol}, ${v.cert.subject}, SHA-256 ${v.cert.fingerprint256} (${v.how === 'ca' ? 'trusted authority' : v.how === 'pinned' ? 'pinned' : 'accepted'})`, ...person.step(t, 0) });
     } catch (e) {
       sock.destroy();
       throw fail(e instanceof LiveError ? e : netError(e, 'tls', `${host}:${port}`));
@@ -190,7 +193,7 @@ export class HttpSession {
             s.once('secureConnect', () => {
               const fp = s.getPeerCertificate()?.fingerprint256;
               const expired = /CERT_HAS_EXPIRED|CERT_NOT_YET_VALID/.test(String(s.authorizationError ?? ''));
-              if (expired || !(s.authorized || (fp && trusted.has(`${host}:${port}/${fp}`)))) {
+              if (expired || !tlsStillTrusted(s, host, port, trusted)) {
                 s.destroy();
                 return finish(new LiveError('certificate-untrusted', 'tls', `${host}:${port} presented a certificate that was not trusted for this site (SHA-256 ${fp ?? '?'}); nothing was sent.`, { next: 'Run Test Connection to see the certificate and decide.', data: { fingerprint256: fp ?? '' } }), null);
               }

@@ -14,6 +14,18 @@ import { XmlStream, xmlTexts } from './xml';
 
 export const createDriver: CreateDriver = (ctx) => new S3Driver(ctx);
 
+/** The largest file written to S3 (one PutObject, gathered in memory first). */
+export const S3_PUT_MAX_BYTES = 64 * 1024 * 1024;
+
+/** `size`: the file's size when known, else how much was read when it went over. */
+function s3TooLarge(path: string, size: number, known: boolean): LiveError {
+  const max = `${S3_PUT_MAX_BYTES / 1024 / 1024} MiB`;
+  return new LiveError('too-large', 'write', `"${path}" is ${known ? `${(size / 1024 / 1024).toFixed(1)} MiB` : `more than ${max}`}: files above ${max} are not uploaded to S3 from here (one request holds the whole file in memory).`, {
+    next: 'Upload it with a tool that uses S3 multipart uploads (aws s3 cp, rclone), then refresh.',
+    data: { size, max: S3_PUT_MAX_BYTES },
+  });
+}
+
 interface Page {
   files: { key: string; size?: number; modified?: string; etag?: string }[];
   prefixes: string[];
@@ -56,7 +68,6 @@ export function parseListPage(xml: string): Page {
 }
 
 class S3Driver implements Driver {
-  readonly capabilities = { symlinks: false, rename: false, atomicReplace: true, setTime: false, chmod: false, realFolders: false, rangeRead: true };
   private readonly http: HttpSession;
   private region: string;
   private secret: string | undefined;
@@ -97,6 +108,8 @@ class S3Driver implements Driver {
   private async req(method: string, url: URL, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal, stage: LiveStage): Promise<HttpReply> {
     const ep = this.ctx.endpoint;
     let refused: string | undefined;
+    // The server's identity first (see webdav.ts): then the secret key, then the login step's time.
+    await this.http.probe(signal);
     for (let attempt = 0; ; attempt++) {
       this.secret ??= await this.ctx.password(refused !== undefined, refused);
       const t = Date.now();
@@ -210,11 +223,19 @@ class S3Driver implements Driver {
     return { stream: r.body, size: Number.isFinite(len) ? len : undefined, destroy: () => r.body.destroy() };
   }
 
-  async write(path: string, source: AsyncIterable<Uint8Array>, _size: number | undefined, signal: AbortSignal, onBytes: (n: number) => void): Promise<void> {
-    // PutObject needs the length first: the bytes are gathered (a multipart upload for very large files is not done here).
+  async write(path: string, source: AsyncIterable<Uint8Array>, size: number | undefined, signal: AbortSignal, onBytes: (n: number) => void): Promise<void> {
+    // PutObject needs the length first: the bytes are gathered in memory, so a write is bounded
+    // (S3_PUT_MAX_BYTES) and refused above it before anything is sent; a multipart upload (parts
+    // of 5 MiB and more, memory bounded to one) is not done here (docs/decisions.md).
+    if (size !== undefined && size > S3_PUT_MAX_BYTES) throw s3TooLarge(path, size, true);
     const parts: Buffer[] = [];
-    for await (const b of source) parts.push(Buffer.from(b));
-    const body = Buffer.concat(parts);
+    let n = 0;
+    for await (const b of source) {
+      n += b.length;
+      if (n > S3_PUT_MAX_BYTES) throw s3TooLarge(path, n, false);
+      parts.push(Buffer.from(b));
+    }
+    const body = Buffer.concat(parts, n);
     const r = await this.req('PUT', this.url(this.key(path)), {}, body, signal, 'write');
     if (r.status >= 300) return this.fail(r, 'write', path);
     await r.body.dump();

@@ -20,10 +20,10 @@ import { lookup } from 'node:dns/promises';
 import { readFile } from 'node:fs/promises';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { Client, utils, type ConnectConfig, type SFTPWrapper, type Stats } from 'ssh2';
-import type { CreateDriver, Driver, DriverContext, DriverRead } from './driver';
+import type { CreateDriver, Driver, DriverRead } from './driver';
 import { knownKeyTypes, verifyHostKey } from './trust';
 import { LiveError, type LiveEntry, type LiveStage } from './types';
-import { abortable, baseName, cancelled, joinAbs, joinRel, netError, timedOut, withTimeout } from './util';
+import { abortable, baseName, cancelled, joinAbs, joinRel, LoginDriver, netError, RECONNECTED, reports, SilenceTimer, timedOut, withTimeout, type PersonTime, type ReportMode } from './util';
 
 const CHUNK = 128 * 1024;
 const READ_AHEAD = 32;
@@ -46,6 +46,15 @@ interface Conn {
 }
 
 export const createDriver: CreateDriver = (ctx) => new SftpDriver(ctx);
+
+/** Gives ssh2 the host key's verdict; after the server closed meanwhile there is nobody to tell (ssh2 may throw). */
+function answer(verify: (ok: boolean) => void, ok: boolean): void {
+  try {
+    verify(ok);
+  } catch {
+    // the connection is gone: its close is being handled
+  }
+}
 
 /** SFTP status codes (draft-ietf-secsh-filexfer-02) as LiveError kinds. */
 function sftpError(e: unknown, stage: LiveStage, path: string): LiveError {
@@ -92,78 +101,77 @@ function keepWindow(sftp: SFTPWrapper): void {
   c._protocol.channelWindowAdjust(out.id, amount);
 }
 
-class SftpDriver implements Driver {
-  readonly capabilities = { symlinks: true, rename: true, atomicReplace: true, setTime: true, chmod: true, realFolders: true, rangeRead: true };
+class SftpDriver extends LoginDriver implements Driver {
   private conn: Promise<Conn> | undefined;
-  private root: string | undefined;
   private busy = 0;
   private idleTimer: NodeJS.Timeout | undefined;
-  private first = true;
 
-  constructor(private readonly ctx: DriverContext) {}
-
-  rootAbs(): string {
-    return this.root ?? '/';
+  private open(signal: AbortSignal): Promise<Conn> {
+    const where = `${this.ctx.endpoint.host}:${this.ctx.endpoint.port}`;
+    return this.connectNew(signal, (e) => (e instanceof LiveError ? e : netError(e, 'connect', where)), (mode, person, refused) => this.openOnce(signal, mode, refused, person));
   }
 
-  private abs(path: string): string {
-    return joinAbs(this.rootAbs(), path);
-  }
-
-  private stage(s: LiveStage, t0: number, detail: string, report: boolean): void {
-    if (report) this.ctx.stage({ stage: s, ok: true, detail, ms: Date.now() - t0 });
-  }
-
-  private async open(signal: AbortSignal): Promise<Conn> {
-    const ep = this.ctx.endpoint;
-    const report = this.first;
-    this.first = false;
-    try {
-      let refused: string | undefined;
-      for (let attempt = 0; ; attempt++) {
-        try {
-          return await this.openOnce(signal, report && attempt === 0, refused);
-        } catch (e) {
-          if (e instanceof LiveError && e.kind === 'auth' && e.data?.retry === 1 && attempt < 2) {
-            refused = e.detail ?? 'authentication failed';
-            continue;
-          }
-          throw e;
-        }
+  /** The password, or the key and its passphrase: asked BEFORE connecting (a prompt waits for a person, and no server should wait for it). */
+  private async credentials(person: PersonTime, refused: string | undefined): Promise<Pick<ConnectConfig, 'password' | 'agent' | 'privateKey' | 'passphrase'>> {
+    const sftpOpts = this.ctx.endpoint.sftp!;
+    if (sftpOpts.auth === 'password') return { password: await this.ctx.password(refused !== undefined, refused, person) };
+    if (sftpOpts.auth === 'agent') return { agent: sftpOpts.agentSocket! };
+    const keyText = await readFile(sftpOpts.keyFile!).catch((e: unknown) => {
+      throw new LiveError('config', 'login', `The key file ${sftpOpts.keyFile} cannot be read (${(e as { code?: string }).code ?? 'error'}).`, { next: 'Check the key file chosen for this site.' });
+    });
+    let parsed = utils.parseKey(keyText);
+    if (parsed instanceof Error && /passphrase/i.test(parsed.message)) {
+      let again = false;
+      for (let i = 0; i < 3; i++) {
+        const pp = await this.ctx.passphrase({ keyFile: sftpOpts.keyFile!, reason: again ? 'refused' : 'login' }, person);
+        if (pp === undefined) break;
+        parsed = utils.parseKey(keyText, pp);
+        if (!(parsed instanceof Error)) return { privateKey: keyText, passphrase: pp };
+        again = true;
       }
-    } catch (e) {
-      const le = e instanceof LiveError ? e : netError(e, 'connect', `${ep.host}:${ep.port}`);
-      if (report) this.ctx.stage({ stage: le.stage, ok: false, detail: le.message, ms: 0 });
-      throw le;
+      throw new LiveError('password-needed', 'login', `The key file ${sftpOpts.keyFile} is encrypted, and no passphrase that opens it was given.`, { next: 'Enter the key\'s passphrase.' });
     }
+    if (parsed instanceof Error) {
+      throw new LiveError('config', 'login', `The key file ${sftpOpts.keyFile} is not a private key ssh2 can read (${parsed.message}).`, { next: 'Choose an OpenSSH, PEM or PuTTY private key file.' });
+    }
+    return { privateKey: keyText };
   }
 
-  private async openOnce(signal: AbortSignal, report: boolean, refused: string | undefined): Promise<Conn> {
+  private async openOnce(signal: AbortSignal, mode: ReportMode, refused: string | undefined, person: PersonTime): Promise<Conn> {
     const ep = this.ctx.endpoint;
     const sftpOpts = ep.sftp!;
     const where = `${ep.host}:${ep.port}`;
+    const stage = (s: LiveStage, t0: number, p0: number, detail: string, warning?: string) => {
+      if (reports(mode, s)) this.ctx.stage({ stage: s, ok: true, detail, ...person.step(t0, p0), ...(warning ? { warning } : {}) });
+    };
+    const credentials = await this.credentials(person, refused);
     let t = Date.now();
+    let p0 = person.total();
     let address = ep.host;
     if (!isIP(ep.host)) {
       const addrs = await abortable(signal, 'resolve', () => lookup(ep.host, { all: true }).catch((e) => Promise.reject(netError(e, 'resolve', ep.host))));
       address = addrs[0]!.address;
-      this.stage('resolve', t, `${ep.host} resolved to ${addrs.map((a) => a.address).join(', ')}`, report);
-    } else if (report) this.ctx.stage({ stage: 'resolve', ok: true, detail: `${ep.host} is an address`, ms: 0 });
+      stage('resolve', t, p0, `${ep.host} resolved to ${addrs.map((a) => a.address).join(', ')}`);
+    } else stage('resolve', t, p0, `${ep.host} is an address`);
 
     t = Date.now();
+    p0 = person.total();
     const sock = await this.tcp(address, ep.port, signal);
-    this.stage('connect', t, `connected to ${address}:${ep.port}`, report);
+    stage('connect', t, p0, `connected to ${address}:${ep.port}`, mode === 'again' ? RECONNECTED : undefined);
 
-    // Credentials are worked out before the connection goes on, but sent only after the host key.
+    // The credentials go only after the host key (ssh2 waits for hostVerifier's answer). ssh2's
+    // own readyTimeout (one deadline for the handshake and the login) would count a person's answer
+    // against the server: ours is the server's silence, held while a question is open.
     const cfg: ConnectConfig = {
       sock,
       host: ep.host,
       port: ep.port,
       username: ep.user,
-      readyTimeout: ep.timeoutMs,
+      readyTimeout: 0,
       keepaliveInterval: 15_000,
       keepaliveCountMax: 3,
       tryKeyboard: false,
+      ...credentials,
     };
     const known = await knownKeyTypes(this.ctx.options.trust, ep.host, ep.port).catch(() => [] as string[]);
     if (known.length) {
@@ -171,81 +179,87 @@ class SftpDriver implements Driver {
       const want = known.flatMap((k) => (k === 'ssh-rsa' ? ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'] : [k]));
       cfg.algorithms = { serverHostKey: [...new Set([...want, ...defaults])] as never };
     }
-    if (sftpOpts.auth === 'password') cfg.password = await this.ctx.password(refused !== undefined, refused);
-    else if (sftpOpts.auth === 'agent') cfg.agent = sftpOpts.agentSocket!;
-    else {
-      const keyText = await readFile(sftpOpts.keyFile!).catch((e: unknown) => {
-        sock.destroy();
-        throw new LiveError('config', 'login', `The key file ${sftpOpts.keyFile} cannot be read (${(e as { code?: string }).code ?? 'error'}).`, { next: 'Check the key file chosen for this site.' });
-      });
-      cfg.privateKey = keyText;
-      let parsed = utils.parseKey(keyText);
-      if (parsed instanceof Error && /passphrase/i.test(parsed.message)) {
-        let again = false;
-        for (let i = 0; i < 3; i++) {
-          const pp = await this.ctx.options.secrets.passphrase?.({ keyFile: sftpOpts.keyFile!, reason: again ? 'refused' : 'login', site: ep.label });
-          if (pp === undefined) break;
-          parsed = utils.parseKey(keyText, pp);
-          if (!(parsed instanceof Error)) {
-            cfg.passphrase = pp;
-            break;
-          }
-          again = true;
-        }
-        if (parsed instanceof Error) {
-          sock.destroy();
-          throw new LiveError('password-needed', 'login', `The key file ${sftpOpts.keyFile} is encrypted, and no passphrase that opens it was given.`, { next: 'Enter the key\'s passphrase.' });
-        }
-      } else if (parsed instanceof Error) {
-        sock.destroy();
-        throw new LiveError('config', 'login', `The key file ${sftpOpts.keyFile} is not a private key ssh2 can read (${parsed.message}).`, { next: 'Choose an OpenSSH, PEM or PuTTY private key file.' });
-      }
-    }
 
     const client = new Client();
     // ssh2 may emit more than one error (a timeout, then "Connection lost before handshake" as the
     // socket closes): the first is handled below, the later ones must not crash the process.
     client.on('error', () => undefined);
     let hostError: LiveError | undefined;
-    let hostAt = Date.now();
+    /** The host key's check under way (its answer sets hostError). */
+    let verifying: Promise<void> = Promise.resolve();
     cfg.hostVerifier = ((key: Buffer, verify: (ok: boolean) => void) => {
-      hostAt = Date.now();
-      verifyHostKey(this.ctx.options.trust, ep.host, ep.port, key, ep.label).then(
+      const hostAt = Date.now();
+      const hostP0 = person.total();
+      verifying = verifyHostKey(this.ctx.options.trust, ep.host, ep.port, key, ep.label, { once: this.ctx.once, person }).then(
         (v) => {
-          this.stage('host-key', hostAt, `${v.key.type} ${v.key.fingerprint} (${v.how === 'known_hosts' ? 'known_hosts' : v.how === 'store' ? 'trusted before' : 'accepted'})`, report);
-          verify(true);
+          stage('host-key', hostAt, hostP0, `${v.key.type} ${v.key.fingerprint} (${v.how === 'known_hosts' ? 'known_hosts' : v.how === 'store' ? 'trusted before' : 'accepted'})`);
+          answer(verify, true);
         },
         (e: unknown) => {
           hostError = e instanceof LiveError ? e : netError(e, 'host-key', where);
-          verify(false);
+          answer(verify, false);
         },
       );
     }) as unknown as ConnectConfig['hostVerifier'];
     t = Date.now();
+    p0 = person.total();
     await abortable(
       signal,
       'login',
       () =>
         new Promise<void>((resolve, reject) => {
-          client.once('ready', () => resolve());
-          client.once('error', (err: Error & { level?: string }) => {
-            if (hostError) return reject(hostError);
-            if (err.level === 'client-authentication') {
-              return reject(
-                new LiveError('auth', 'login', `The server refused the login of ${ep.user} (${sftpOpts.auth === 'password' ? 'password' : sftpOpts.auth === 'key' ? 'key file' : 'SSH agent'}).`, {
+          const silence = new SilenceTimer(
+            ep.timeoutMs,
+            () => {
+              fail(() => timedOut('login', ep.timeoutMs));
+              client.end();
+              sock.destroy();
+            },
+            () => sock.bytesRead,
+          );
+          const letGo = person.hold(silence);
+          const done = () => {
+            silence.stop();
+            letGo();
+          };
+          // Judged once the host key's check has its answer: the server may close while a person
+          // decides (the answer then says whether that was a refusal or a connection to make again).
+          let failed = false;
+          const fail = (why: () => LiveError) => {
+            if (failed) return;
+            failed = true;
+            person
+              .idle()
+              .then(() => verifying)
+              .catch(() => undefined)
+              .then(() => {
+                done();
+                reject(hostError ?? why());
+              }, reject);
+          };
+          client.once('ready', () => {
+            done();
+            resolve();
+          });
+          client.once('error', (err: Error & { level?: string }) =>
+            fail(() => {
+              if (err.level === 'client-authentication') {
+                return new LiveError('auth', 'login', `The server refused the login of ${ep.user} (${sftpOpts.auth === 'password' ? 'password' : sftpOpts.auth === 'key' ? 'key file' : 'SSH agent'}).`, {
                   next: sftpOpts.auth === 'password' ? 'Check the user name and the password.' : 'Check that the public key is in the user\'s authorized_keys on the server.',
                   detail: err.message,
                   data: { retry: sftpOpts.auth === 'password' ? 1 : 0 },
-                }),
-              );
-            }
-            if (err.level === 'client-timeout') return reject(timedOut('login', ep.timeoutMs));
-            if (/before handshake|handshake failed|Protocol/i.test(err.message)) {
-              return reject(new LiveError('connection-lost', 'login', `${where} accepted the connection but no SSH server answered (${err.message}).`, { next: 'Is the port right? It must be the SSH port of the server (usually 22).', detail: err.message }));
-            }
-            reject(netError(err, hostError ? 'host-key' : 'login', where));
-          });
-          client.once('close', () => reject(hostError ?? new LiveError('connection-lost', 'login', `${where} closed the connection during the login.`, { next: 'Check the server\'s logs (MaxStartups, AllowUsers…).' })));
+                });
+              }
+              if (err.level === 'client-timeout') return timedOut('login', ep.timeoutMs);
+              if (/before handshake|handshake failed|Protocol/i.test(err.message)) {
+                // After a question, the server ended a login that waited too long.
+                if (person.asked) return new LiveError('connection-lost', 'login', `${where} closed the connection during the login (${err.message}).`, { next: 'Try again.', detail: err.message });
+                return new LiveError('connection-lost', 'login', `${where} accepted the connection but no SSH server answered (${err.message}).`, { next: 'Is the port right? It must be the SSH port of the server (usually 22).', detail: err.message });
+              }
+              return netError(err, 'login', where);
+            }),
+          );
+          client.once('close', () => fail(() => new LiveError('connection-lost', 'login', `${where} closed the connection during the login.`, { next: 'Check the server\'s logs (MaxStartups, AllowUsers, LoginGraceTime…).' })));
           client.connect(cfg);
         }),
       () => client.end(),
@@ -277,7 +291,7 @@ class SftpDriver implements Driver {
       });
       this.root = real;
     }
-    this.stage('login', t, `logged in as ${ep.user} (${sftpOpts.auth}); folder ${this.root}`, report);
+    stage('login', t, p0, `logged in as ${ep.user} (${sftpOpts.auth}); folder ${this.root}`);
     const current = this.conn;
     return conn;
   }
@@ -496,17 +510,22 @@ class SftpDriver implements Driver {
     );
   }
 
-  async rename(from: string, to: string, signal: AbortSignal): Promise<void> {
-    await this.with(signal, 'write', async (c) => {
+  async rename(from: string, to: string, signal: AbortSignal): Promise<boolean> {
+    return this.with(signal, 'write', async (c) => {
       const a = this.abs(from);
       const b = this.abs(to);
-      if (c.posixRename) return this.call<void>(c, 'write', to, (cb) => c.sftp.ext_openssh_rename(a, b, (err) => cb(err, undefined)));
+      if (c.posixRename) {
+        await this.call<void>(c, 'write', to, (cb) => c.sftp.ext_openssh_rename(a, b, (err) => cb(err, undefined)));
+        return true;
+      }
       // SFTP v3's rename refuses an existing target: remove it first (not atomic: a reader may see no file for a moment).
       try {
         await this.call<void>(c, 'write', to, (cb) => c.sftp.rename(a, b, (err) => cb(err, undefined)));
+        return true;
       } catch {
         await this.call<void>(c, 'write', to, (cb) => c.sftp.unlink(b, (err) => cb(err, undefined))).catch(() => undefined);
         await this.call<void>(c, 'write', to, (cb) => c.sftp.rename(a, b, (err) => cb(err, undefined)));
+        return false;
       }
     });
   }

@@ -4,11 +4,13 @@
 // key, logged in, the folder listed with its number of entries. A failing step is named with a
 // next step. The test runs from this computer (the service connects from its own addresses).
 import { openLive } from './fs';
-import { LiveError, type LiveEndpoint, type StageReport, type TestOptions, type TestResult } from './types';
+import { LiveError, type LiveEndpoint, type StageReport, type TestConnection, type TestOptions, type TestResult } from './types';
 
-export async function testConnection(endpoint: LiveEndpoint, o: TestOptions): Promise<TestResult> {
+export const testConnection: TestConnection = async (endpoint: LiveEndpoint, o: TestOptions): Promise<TestResult> => {
   const stages: StageReport[] = [];
   const given = o.password;
+  /** When the last step was told: the listing's own time starts there (not with the connection). */
+  let lastAt = Date.now();
   const fs = openLive(
     { ...endpoint, poolSize: 1 },
     {
@@ -19,6 +21,7 @@ export async function testConnection(endpoint: LiveEndpoint, o: TestOptions): Pr
         password: (q) => (given !== undefined && q.reason === 'login' ? Promise.resolve(given) : o.secrets.password(q)),
       },
       onStage: (s) => {
+        lastAt = Date.now();
         stages.push(s);
         o.onStage?.(s);
       },
@@ -26,10 +29,9 @@ export async function testConnection(endpoint: LiveEndpoint, o: TestOptions): Pr
   );
   const signal = o.signal ?? new AbortController().signal;
   try {
-    const t = Date.now();
     let entries = 0;
     for await (const b of fs.list('', { signal, resolveLinks: false })) entries += b.length;
-    const list: StageReport = { stage: 'list', ok: true, detail: `${endpoint.root || 'the login folder'} listed: ${entries} entr${entries === 1 ? 'y' : 'ies'}`, ms: Date.now() - t };
+    const list: StageReport = { stage: 'list', ok: true, detail: `${endpoint.root || 'the login folder'} listed: ${entries} entr${entries === 1 ? 'y' : 'ies'}`, ms: Date.now() - lastAt };
     stages.push(list);
     o.onStage?.(list);
     return { ok: true, stages, entries, fromThisComputer: true };
@@ -45,4 +47,4 @@ export async function testConnection(endpoint: LiveEndpoint, o: TestOptions): Pr
   } finally {
     await fs.close().catch(() => undefined);
   }
-}
+};

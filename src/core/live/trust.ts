@@ -20,6 +20,7 @@ import type { PeerCertificate, SecureContext, TLSSocket } from 'node:tls';
 import { trustFor } from '../api/trust';
 import { isLoopbackHost } from '../api/url';
 import { LiveError, type CertificateInfo, type HostKey, type LiveEndpoint, type LiveTrust } from './types';
+import type { PersonTime } from './util';
 
 // ---- SSH host keys
 
@@ -135,11 +136,20 @@ export interface HostKeyVerdict {
   how: 'known_hosts' | 'store' | 'accepted' | 'accepted-once';
 }
 
+/** Runs a question to a person: timed apart from the server when a PersonTime is given. */
+function ask<T>(person: PersonTime | undefined, fn: () => Promise<T>): Promise<T> {
+  return person ? person.during(fn) : fn();
+}
+
 /**
  * Decides whether the server's host key may be trusted. Throws LiveError 'host-key-revoked',
  * 'host-key-changed' (data: expected, presented) or 'host-key-unknown' (refused or not asked).
+ * A key accepted is remembered in `once` for the rest of the LiveFs, as certificates are: a
+ * reconnection that presents the same key (after the server dropped the connection while the
+ * person decided, or after an idle close) is not asked again; another key is asked about as
+ * unknown. `person` times the question apart from the server.
  */
-export async function verifyHostKey(trust: LiveTrust, host: string, port: number, blob: Buffer, site: string): Promise<HostKeyVerdict> {
+export async function verifyHostKey(trust: LiveTrust, host: string, port: number, blob: Buffer, site: string, o: { once?: OnceSet; person?: PersonTime } = {}): Promise<HostKeyVerdict> {
   const key = hostKeyOf(blob);
   const name = knownHostsName(host, port);
   const lines = (await knownHostLines(trust.knownHostsFiles ?? defaultKnownHostsFiles())).filter((l) => linePatternsMatch(l.patterns, name));
@@ -153,6 +163,8 @@ export async function verifyHostKey(trust: LiveTrust, host: string, port: number
   if (known.some((k) => k.key === key.key)) return { key, how: 'known_hosts' };
   const stored = await trust.store.hostKeys(host, port);
   if (stored.some((k) => k.key === key.key)) return { key, how: 'store' };
+  const onceKey = `ssh:${host}:${port}/${key.key}`;
+  if (o.once?.has(onceKey)) return { key, how: 'accepted-once' };
   const previous = [...known, ...stored];
   if (previous.length) {
     const same = previous.find((k) => k.type === key.type) ?? previous[0]!;
@@ -161,12 +173,17 @@ export async function verifyHostKey(trust: LiveTrust, host: string, port: number
       data: { expected: same.fingerprint, presented: key.fingerprint, keyType: key.type },
     });
   }
-  const answer = (await trust.decider?.unknownHostKey?.({ host, port, key, site })) ?? 'no';
+  const decide = trust.decider?.unknownHostKey?.bind(trust.decider);
+  const answer = (decide ? await ask(o.person, () => decide({ host, port, key, site })) : undefined) ?? 'no';
   if (answer === 'always') {
     await trust.store.addHostKey(host, port, key);
+    o.once?.add(onceKey);
     return { key, how: 'accepted' };
   }
-  if (answer === 'once') return { key, how: 'accepted-once' };
+  if (answer === 'once') {
+    o.once?.add(onceKey);
+    return { key, how: 'accepted-once' };
+  }
   throw new LiveError('host-key-unknown', 'host-key', `The host key of ${name} (${key.fingerprint}) is not known, and it was not accepted. Nothing was sent to the server.`, {
     next: 'Compare the fingerprint with the one the server\'s administrator gives, then accept it.',
     data: { presented: key.fingerprint, keyType: key.type },
@@ -214,9 +231,9 @@ export interface TlsVerdict {
 /**
  * Decides whether a connected TLS socket (made with rejectUnauthorized: false) may be trusted,
  * before anything secret is sent on it. Throws LiveError 'certificate-expired',
- * 'certificate-untrusted'.
+ * 'certificate-untrusted'. `person` times the question apart from the server.
  */
-export async function verifyTls(socket: TLSSocket, trust: LiveTrust, host: string, port: number, site: string, once: OnceSet): Promise<TlsVerdict> {
+export async function verifyTls(socket: TLSSocket, trust: LiveTrust, host: string, port: number, site: string, once: OnceSet, person?: PersonTime): Promise<TlsVerdict> {
   const cert = socket.getPeerCertificate();
   const protocol = socket.getProtocol() ?? 'TLS';
   if (!cert || !cert.fingerprint256) {
@@ -239,7 +256,8 @@ export async function verifyTls(socket: TLSSocket, trust: LiveTrust, host: strin
   if (once.has(key)) return { how: 'accepted-once', cert: info, protocol };
   const pins = await trust.store.pins(host, port);
   if (pins.includes(info.fingerprint256)) return { how: 'pinned', cert: info, protocol };
-  const answer = (await trust.decider?.untrustedCertificate?.({ cert: info, site })) ?? 'no';
+  const decide = trust.decider?.untrustedCertificate?.bind(trust.decider);
+  const answer = (decide ? await ask(person, () => decide({ cert: info, site })) : undefined) ?? 'no';
   if (answer === 'always') {
     await trust.store.addPin(host, port, info.fingerprint256);
     once.add(key);
@@ -255,6 +273,13 @@ export async function verifyTls(socket: TLSSocket, trust: LiveTrust, host: strin
       : 'Compare the fingerprint with the one the server\'s administrator gives, then trust it; or add its CA with the setting siteRevisions.caFile.',
     data: { fingerprint256: info.fingerprint256, reason, ...(pins[0] ? { pinned: pins[0] } : {}) },
   });
+}
+
+/** Whether an already-decided certificate is still trusted (synchronous: every later connection of a pool). */
+export function tlsStillTrusted(socket: TLSSocket, host: string, port: number, pins: ReadonlySet<string>): boolean {
+  if (socket.authorized) return true;
+  const fp = socket.getPeerCertificate()?.fingerprint256;
+  return !!fp && pins.has(`${host}:${port}/${fp}`);
 }
 
 // ---- Passwords in clear

@@ -10,7 +10,8 @@
 //   refused (LiveError 'outside-root'). Names are what the server has, decoded (percent-encoding,
 //   FTP's file-name encoding): they round-trip through every operation.
 // - Every operation takes an AbortSignal and has a timeout (the endpoint's `timeoutMs`: the
-//   longest silence of the server, not the length of a transfer). An aborted operation rejects
+//   longest silence of the server, not the length of a transfer, nor the time a person takes to
+//   answer a trust question or a password prompt). An aborted operation rejects
 //   with LiveError kind 'cancelled'. Reads may be retried once on a lost connection; writes are
 //   never retried.
 // - Progress comes by callbacks; errors are LiveError (kind, stage, next step), and no message,
@@ -44,7 +45,7 @@ export interface LiveEndpoint {
    * ('' or ending with '/').
    */
   root: string;
-  /** The longest silence of the server in any step (connect, a reply, a transfer), ms. */
+  /** The longest silence of the server in any step (connect, a reply, a transfer), ms; a question to a person does not count. */
   timeoutMs: number;
   ftp?: {
     /** 'explicit': AUTH TLS on the plain port; 'implicit': TLS from the first byte (port 990). */
@@ -286,7 +287,10 @@ export interface CertificateInfo {
  * it is refused.
  */
 export interface TrustDecider {
-  /** A host key seen for the first time: 'always' stores it, 'once' trusts it for this connection. */
+  /**
+   * A host key seen for the first time: 'always' stores it, 'once' trusts it for this LiveFs (its
+   * later connections presenting the same key are not asked again, as with certificates).
+   */
   unknownHostKey?(q: { host: string; port: number; key: HostKey; site: string }): Promise<'always' | 'once' | 'no'>;
   /** A certificate no trusted CA vouches for: 'always' pins its fingerprint for host:port. */
   untrustedCertificate?(q: { cert: CertificateInfo; site: string }): Promise<'always' | 'once' | 'no'>;
@@ -349,8 +353,13 @@ export interface StageReport {
   ok: boolean;
   /** One line: 'resolved to 127.0.0.1', 'TLSv1.3, CN=127.0.0.1, SHA-256 AB:CD…', 'logged in as ftpuser'. */
   detail: string;
-  /** Milliseconds the step took. */
+  /** Milliseconds the step took, without the time a person took to answer (`personMs`). */
   ms: number;
+  /**
+   * Milliseconds a person took to answer during the step (an unknown host key, a certificate, a
+   * password prompt): not counted in `ms`, nor against the timeout (the server's silence).
+   */
+  personMs?: number;
   /** A note that is not a failure ('the server answered PASV with a private address; used the control connection's'). */
   warning?: string;
 }
@@ -507,3 +516,5 @@ export interface TestOptions extends LiveOptions {
   password?: string;
 }
 
+export type OpenLive = (endpoint: LiveEndpoint, o: LiveOptions) => LiveFs;
+export type TestConnection = (endpoint: LiveEndpoint, o: TestOptions) => Promise<TestResult>;

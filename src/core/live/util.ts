@@ -1,6 +1,7 @@
 // What every protocol of the live layer shares: root-relative paths, cancellation with a
 // timeout, and Node's network errors turned into LiveError with a next step. Plain Node.
 import { getMaxListeners, setMaxListeners } from 'node:events';
+import type { DriverContext } from './driver';
 import { LiveError, type LiveErrorKind, type LiveStage } from './types';
 
 // ---- Paths
@@ -71,6 +72,212 @@ export function timedOut(stage: LiveStage, ms: number, what = 'The server'): Liv
     next: 'Check that the server is up and reachable from this computer, or raise the site\'s timeout.',
     data: { timeoutMs: ms },
   });
+}
+
+/** A timer that a question to a person can hold (PersonTime.hold). */
+export interface Pausable {
+  pause(): void;
+  resume(): void;
+}
+
+/**
+ * The time a person takes to answer during one connection attempt (an unknown host key, a
+ * certificate, a password or passphrase prompt). The timeout is the SERVER's silence: the timers
+ * held here pause while a question is open and start again in full once it is answered, and a
+ * step's `ms` leaves the person's time out (StageReport.personMs says it).
+ */
+export class PersonTime {
+  private doneMs = 0;
+  private open = 0;
+  private since = 0;
+  private idleWaiters: (() => void)[] = [];
+  private readonly timers = new Set<Pausable>();
+  /** A question was asked during this attempt (whatever the answer). */
+  asked = false;
+
+  /** Runs `fn`, a question to a person: held timers pause meanwhile, its time is counted. */
+  async during<T>(fn: () => Promise<T>): Promise<T> {
+    this.asked = true;
+    if (this.open++ === 0) {
+      this.since = Date.now();
+      for (const t of this.timers) t.pause();
+    }
+    try {
+      return await fn();
+    } finally {
+      if (--this.open === 0) {
+        this.doneMs += Date.now() - this.since;
+        for (const t of this.timers) t.resume();
+        for (const w of this.idleWaiters.splice(0)) w();
+      }
+    }
+  }
+
+  /** The person's time so far, ms (a question still open included). */
+  total(): number {
+    return this.doneMs + (this.open ? Date.now() - this.since : 0);
+  }
+
+  /** Resolves once no question is open (a server that closed meanwhile is judged after the answer). */
+  idle(): Promise<void> {
+    return this.open ? new Promise((r) => this.idleWaiters.push(r)) : Promise.resolve();
+  }
+
+  /** Pauses `t` during questions (at once if one is open); returns what lets it go. */
+  hold(t: Pausable): () => void {
+    this.timers.add(t);
+    if (this.open) t.pause();
+    return () => this.timers.delete(t);
+  }
+
+  /** A step's times from `t0` (Date.now()) and `p0` (total() then): the server's part and the person's. */
+  step(t0: number, p0: number): { ms: number; personMs?: number } {
+    const personMs = this.total() - p0;
+    return { ms: Math.max(0, Date.now() - t0 - personMs), ...(personMs > 0 ? { personMs } : {}) };
+  }
+}
+
+/**
+ * The server's silence: fires `onSilent` once the server has said nothing for `ms` (`heard` counts
+ * what it said so far, e.g. a socket's bytesRead: the silence starts again whenever it grew).
+ * `pause()` stops it while a person answers a question, `resume()` starts it again in full (the
+ * server is waited for from then on). `stop()` ends it for good.
+ */
+export class SilenceTimer implements Pausable {
+  private timer: NodeJS.Timeout | undefined;
+  private paused = 0;
+  private stopped = false;
+  private said = 0;
+
+  constructor(
+    private readonly ms: number,
+    private readonly onSilent: () => void,
+    private readonly heard: () => number = () => 0,
+  ) {
+    this.arm();
+  }
+
+  private arm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.stopped || this.paused) return;
+    this.said = this.heard();
+    this.timer = setTimeout(() => {
+      if (this.heard() !== this.said) return this.arm();
+      this.stopped = true;
+      this.onSilent();
+    }, this.ms);
+  }
+
+  pause(): void {
+    this.paused++;
+    this.arm();
+  }
+
+  resume(): void {
+    if (this.paused > 0) this.paused--;
+    this.arm();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/**
+ * Which steps of a connection attempt are told (DriverContext.stage): 'all' for the first
+ * attempt; 'again' for the one reconnection after the server closed the connection while a
+ * person answered (every step but the name, the TCP step with RECONNECTED as its warning);
+ * 'login' for a retry after a refused password; 'none' for later connections of a pool.
+ */
+export type ReportMode = 'all' | 'again' | 'login' | 'none';
+
+export function reports(mode: ReportMode, stage: LiveStage): boolean {
+  return mode === 'all' || (mode === 'again' && stage !== 'resolve') || (mode === 'login' && stage === 'login');
+}
+
+export const RECONNECTED = 'the server closed the connection while a question was open (servers end a login that waits too long); connected again, and the server\'s identity was checked again';
+
+/**
+ * Whether a failed connection attempt is tried once more: the server closed the connection after
+ * a person was asked something during it (sshd's LoginGraceTime, an FTP server's login timeout),
+ * so the person's answer still holds and nothing about the server is known to be wrong. The
+ * attempt's questions are answered first (a refusal is not a lost connection).
+ */
+async function closedWhileAsking(e: unknown, person: PersonTime, signal: AbortSignal): Promise<boolean> {
+  await person.idle();
+  return person.asked && !signal.aborted && e instanceof LiveError && e.kind === 'connection-lost';
+}
+
+/** One attempt at a connection (FTP, SFTP): its steps told as `mode` says, its questions timed by `person`. */
+type ConnectAttempt<C> = (mode: ReportMode, person: PersonTime, refused: string | undefined) => Promise<C>;
+
+/**
+ * What the FTP and SFTP drivers share: the root found at the first login (an absolute server
+ * path), paths under it, and new connections made attempt by attempt (connectInAttempts), the
+ * first of the LiveFs telling its steps.
+ */
+export abstract class LoginDriver {
+  protected root: string | undefined;
+  private first = true;
+
+  constructor(protected readonly ctx: DriverContext) {}
+
+  /** The root as an absolute server path ('/' until the first login). */
+  rootAbs(): string {
+    return this.root ?? '/';
+  }
+
+  protected abs(path: string): string {
+    return joinAbs(this.rootAbs(), path);
+  }
+
+  /** A new connection; `toError` makes a LiveError of anything else thrown. */
+  protected connectNew<C>(signal: AbortSignal, toError: (e: unknown) => LiveError, attempt: ConnectAttempt<C>): Promise<C> {
+    const report = this.first;
+    this.first = false;
+    return connectInAttempts(this.ctx, report, signal, toError, attempt);
+  }
+}
+
+/**
+ * Makes a connection attempt by attempt: a password refused with `data.retry` 1 (SFTP: ssh2 logs in
+ * again only on a new connection) is asked again, twice at most, with the server's words; a
+ * connection the server closed while a person answered (closedWhileAsking) is made once more. The
+ * failing step is told when `report` (the first connection of a LiveFs, whose steps are shown).
+ */
+async function connectInAttempts<C>(ctx: DriverContext, report: boolean, signal: AbortSignal, toError: (e: unknown) => LiveError, attempt: ConnectAttempt<C>): Promise<C> {
+  const ep = ctx.endpoint;
+  let mode: ReportMode = report ? 'all' : 'none';
+  let reconnected = false;
+  let refused: string | undefined;
+  try {
+    for (let tries = 0; ; tries++) {
+      const person = new PersonTime();
+      try {
+        return await attempt(mode, person, refused);
+      } catch (e) {
+        if (e instanceof LiveError && e.kind === 'auth' && e.data?.retry === 1 && tries < 2) {
+          refused = e.detail ?? 'authentication failed';
+          mode = report ? 'login' : 'none';
+          continue;
+        }
+        if (!reconnected && (await closedWhileAsking(e, person, signal))) {
+          reconnected = true;
+          mode = report ? 'again' : 'none';
+          ctx.options.log?.('info', `${ep.protocol.toUpperCase()} ${ep.host}:${ep.port}: ${RECONNECTED}.`);
+          continue;
+        }
+        throw e;
+      }
+    }
+  } catch (e) {
+    const le = toError(e);
+    if (report) ctx.stage({ stage: le.stage, ok: false, detail: le.message, ms: 0 });
+    throw le;
+  }
 }
 
 /**

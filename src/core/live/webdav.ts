@@ -91,7 +91,6 @@ function decodeHrefPath(href: string): string {
 }
 
 class DavDriver implements Driver {
-  readonly capabilities = { symlinks: false, rename: true, atomicReplace: true, setTime: false, chmod: false, realFolders: true, rangeRead: true };
   private readonly http: HttpSession;
   private readonly base: URL;
   private auth: string | undefined;
@@ -115,6 +114,9 @@ class DavDriver implements Driver {
   private async req(method: string, url: string, headers: Record<string, string>, body: Buffer | AsyncIterable<Uint8Array> | undefined, signal: AbortSignal, stage: LiveStage): Promise<HttpReply> {
     const ep = this.ctx.endpoint;
     let refused = false;
+    // The server's identity first (name, TCP, TLS and its certificate): the password is asked only
+    // then, and the login step's time is the login's.
+    await this.http.probe(signal);
     for (let attempt = 0; ; attempt++) {
       if (this.auth === undefined && ep.user) {
         const pw = await this.ctx.password(refused, refused ? 'HTTP 401' : undefined);
@@ -269,10 +271,13 @@ class DavDriver implements Driver {
     await r.body.dump();
   }
 
-  async rename(from: string, to: string, signal: AbortSignal): Promise<void> {
+  async rename(from: string, to: string, signal: AbortSignal): Promise<boolean> {
     const r = await this.req('MOVE', this.url(from), { destination: this.url(to), overwrite: 'T' }, undefined, signal, 'write');
     if (r.status >= 300) return this.fail(r, 'write', from);
     await r.body.dump();
+    // 204: the destination existed. With Overwrite: T, RFC 4918 (9.9.3) has the server DELETE it
+    // before the move (Apache mod_dav does): two steps, not one.
+    return r.status !== 204;
   }
 
   async close(): Promise<void> {
