@@ -18,7 +18,9 @@
 //   2. host      the harness (test/host/run.ts --vsix) installs that .vsix in a real extension host
 //                and runs test/integration/bench/*.bench.js there against the local service with
 //                its large data set: requests per user action, the 20 MB revision (and the host's
-//                event loop while the diff guard measures it and refuses it), activation;
+//                event loop while the diff guard measures it and refuses it), activation; and
+//                the host's event loop during a folder download and upload on save against the
+//                real servers of test/live (transfer.bench.ts);
 //   3. plain     fresh Node processes, interleaved: activation of the packaged bundle with a fake
 //                `vscode` (no socket, undici not evaluated), and the folder model / ordering of
 //                the large data set (bench/activationChild.ts, bench/scaleChild.ts);
@@ -65,7 +67,7 @@ import { BENCH_DOC, kb, markdown, textTable, writeBenchTable, type Machine, type
 import { searchBench, searchRows } from './search';
 import { asOfBench, asOfRows } from './asOf';
 import { liveBench, liveRows } from './live';
-import { transferBench, transferRows } from './transfer';
+import { transferBench, transferHostRows, transferRows } from './transfer';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample, SlicedBlameSample } from './blameChild';
 import { SCM_WORKLOAD, type ScmColdSample, type ScmLinesSample, type ScmWarmSample } from './scmChild';
@@ -320,7 +322,8 @@ async function main(): Promise<number> {
           const harness = [path.join(repoRoot, 'out', 'test', 'host', 'run.js'), '--results', path.join(tmp, 'host-results.json'), '--grep', 'Bench:', '--timeout', '480', ...(installed ? ['--vsix', vsix] : [])];
           const r = await runNode(harness, {
             passStdout: true,
-            timeoutMs: 300_000,
+            // The transfers' suite starts the real servers and downloads 2 × 3 folders of 20 MB.
+            timeoutMs: 480_000,
             env: { ...process.env, SR_LARGE: '1', SITE_REVISIONS_BENCH_OUT: out, SITE_REVISIONS_BENCH_SAMPLES: String(n.host), ...(fs.existsSync(bundle) ? { SITE_REVISIONS_BENCH_BUNDLE: bundle } : {}) },
           });
           if (!fs.existsSync(out)) throw new Error(`the bench suite wrote no figures (harness exit ${r.code ?? r.signal})`);
@@ -702,6 +705,7 @@ async function main(): Promise<number> {
       errors.push(...live.errors.map((e) => `live: ${e}`));
     }
     if (transfer) rows.push(...transferRows(transfer));
+    rows.push(...transferHostRows(host?.transfer));
 
     if (size) {
       if (host?.bundleBytes !== undefined && host.bundleBytes !== size.benchBundleBytes) {
