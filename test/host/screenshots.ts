@@ -139,6 +139,12 @@ const MAP_BAKERY: Step[] = [
   { workingFile: { site: '2', path: 'api/app.py', replace: [['\n', '\n# local: not uploaded yet\n']] } },
 ];
 
+/**
+ * Quick Open's editor history emptied: it offers the diffs earlier shots opened (named like the
+ * file, e.g. `app.py (newest revision ↔ live)`, their kept sides gone) before the file itself.
+ */
+const NO_HISTORY: Step[] = [{ command: 'Clear Editor History' }, { dialogButton: 'Clear' }];
+
 export const SHOTS: Shot[] = [
   { name: 'sites', steps: [CLEAN, ...OPEN, { row: 'Acme Corporate' }, { pause: 1000 }] },
   {
@@ -385,6 +391,7 @@ export const SHOTS: Shot[] = [
     webp: ['dark'],
     steps: [
       CLEAN,
+      ...NO_HISTORY,
       ...MAP_BAKERY,
       { openFile: 'app.py' },
       { commandThenPick: 'Site Revisions: Upload to Live Server' },
@@ -408,7 +415,8 @@ export const SHOTS: Shot[] = [
       { dialogButton: 'Trust and Connect', ifShown: true },
       ...FOLD,
       { row: /^Sync preview/ },
-      { row: /^requirements\.txt/ },
+      { click: /^requirements\.txt/ },
+      { waitFor: '.monaco-diff-editor' },
       { pause: 800 },
     ],
   },
@@ -420,6 +428,7 @@ export const SHOTS: Shot[] = [
     webp: ['dark'],
     steps: [
       CLEAN,
+      ...NO_HISTORY,
       ...MAP_BAKERY,
       { workingFile: { site: '2', path: 'requirements.txt', replace: [['\n', '\nuvicorn==0.30.1\n']] } },
       { openFile: 'requirements.txt' },

@@ -47,10 +47,10 @@ export function reasonText(c: Conflict): string {
   switch (c.reason) {
     case 'live-changed':
       return c.base.from === 'newest-revision'
-        ? vscode.l10n.t('It changed on the server since its newest revision on the service (outside this editor), and was never transferred from here.')
+        ? vscode.l10n.t('It changed on the server since its newest revision, outside this editor.')
         : vscode.l10n.t('It changed on the server since this computer last transferred it.');
     case 'no-base':
-      return vscode.l10n.t('It is on the server with other bytes, and nothing says which is newer (never transferred from here, no revision on the service).');
+      return vscode.l10n.t('It differs on the server; never transferred from here, no revision says which is newer.');
     case 'working-changed':
       return vscode.l10n.t('Your working file has edits that were not uploaded.');
     case 'unsaved':
