@@ -11,6 +11,7 @@ import type { Site, SiteFields } from '../../src/core/api/types';
 import type { LiveServers } from '../live/servers';
 import type { FaultProxy } from '../live/faultProxy';
 import type { Screen } from './screen';
+import { namesOnDisk } from '../unit/helpers/liveSites';
 import { control, signInDemo, spyMessages, stubWindow } from './support';
 import { ext, testService, waitFor } from './util';
 
@@ -45,18 +46,9 @@ export function serverFolder(dir: string): ServerFolder {
   };
 }
 
-/** Every name under a folder on disk (recursively), sorted. */
+/** Every name under a folder on disk (recursively), sorted; none when it is not there. */
 export function namesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string, rel: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      out.push(r);
-      if (e.isDirectory()) walk(path.join(d, e.name), r);
-    }
-  };
-  if (fs.existsSync(dir)) walk(dir, '');
-  return out.sort();
+  return fs.existsSync(dir) ? namesOnDisk(dir) : [];
 }
 
 /** Temporary files of a write (ours: `.name.sr-….tmp`) among names. */
