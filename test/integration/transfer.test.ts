@@ -200,7 +200,9 @@ describe('Transfers: download, upload, the conflict choice, kept copies (real se
     assert.ok(list.length >= 2, `${list.length} live copies`);
     // Clear Cache leaves the kept copies and the transfers' state alone (they are no cache of the service): every copy is read below.
     const ids = (await copies.list()).map((c) => c.id).sort();
-    await t.api.cache.clear();
+    const asked = t.shown.length;
+    await vscode.commands.executeCommand('siteRevisions.clearCache'); // its question answered with Clear Cache
+    assert.ok(t.shown.slice(asked).some((m) => m.modal && m.message.startsWith('Delete the revisions')), 'Clear Cache asked first');
     assert.deepEqual((await copies.list()).map((c) => c.id).sort(), ids, 'Clear Cache kept the copies');
     assert.ok(fs.readdirSync(path.join(t.api.cache.folder!, 'transfer')).some((n) => n.endsWith('.bases.json')), 'Clear Cache kept the bases');
     await vscode.commands.executeCommand('siteRevisions.overwrittenView.focus');

@@ -152,7 +152,10 @@ export class AccountCache implements vscode.Disposable {
   }
 
   private async clearCommand(): Promise<number | undefined> {
-    const size = this.root ? await folderBytes(this.root) : 0;
+    // What it would delete: not what it keeps (KEPT_BY_CLEAR of the signed-in account).
+    const key = this.opened?.key;
+    const kept = this.root && key ? (await Promise.all(KEPT_BY_CLEAR.map((c) => folderBytes(path.join(this.root!, key, c))))).reduce((a, b) => a + b, 0) : 0;
+    const size = this.root ? (await folderBytes(this.root)) - kept : 0;
     const clear = vscode.l10n.t('Clear Cache');
     const choice = await showWarning(
       message('Delete the revisions and lists Site Revisions keeps on this computer ({0})?', plain(mb(size))),
