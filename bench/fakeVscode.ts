@@ -210,6 +210,7 @@ export function createFakeVscode(): FakeVscode {
       onDidChangeWorkspaceFolders: () => disposable(),
       onDidCloseTextDocument: () => disposable(),
       onDidOpenTextDocument: () => disposable(),
+      onDidSaveTextDocument: () => disposable(),
       registerFileSystemProvider: () => disposable(),
       registerTextDocumentContentProvider: () => disposable(),
       workspaceFolders: undefined,

@@ -18,7 +18,9 @@
 //   2. host      the harness (test/host/run.ts --vsix) installs that .vsix in a real extension host
 //                and runs test/integration/bench/*.bench.js there against the local service with
 //                its large data set: requests per user action, the 20 MB revision (and the host's
-//                event loop while the diff guard measures it and refuses it), activation;
+//                event loop while the diff guard measures it and refuses it), activation; and
+//                the host's event loop during a folder download and upload on save against the
+//                real servers of test/live (transfer.bench.ts);
 //   3. plain     fresh Node processes, interleaved: activation of the packaged bundle with a fake
 //                `vscode` (no socket, undici not evaluated), and the folder model / ordering of
 //                the large data set (bench/activationChild.ts, bench/scaleChild.ts);
@@ -67,7 +69,7 @@ import { BENCH_DOC, kb, markdown, textTable, withLoad, writeBenchTable, type Mac
 import { searchBench, searchRows } from './search';
 import { asOfBench, asOfRows } from './asOf';
 import { liveBench, liveRows } from './live';
-import { transferBench, transferRows } from './transfer';
+import { transferBench, transferHostRows, transferRows } from './transfer';
 import { analyseMetafile, type BundleAnalysis } from './size';
 import type { BlameSample, SlicedBlameSample } from './blameChild';
 import { SCM_LARGE_WORKLOAD, SCM_WORKLOAD, type ScmColdSample, type ScmLargeSample, type ScmLinesSample, type ScmWarmSample } from './scmChild';
@@ -351,8 +353,9 @@ async function main(): Promise<number> {
           const harness = [path.join(repoRoot, 'out', 'test', 'host', 'run.js'), '--results', path.join(tmp, 'host-results.json'), '--grep', 'Bench:', '--timeout', '480', ...(installed ? ['--vsix', vsix] : [])];
           const r = await runNode(harness, {
             passStdout: true,
-            // (The as-of restore plan's 200 MB of revisions added a minute on a loaded machine.)
-            timeoutMs: 420_000,
+            // The as-of restore plan's 200 MB of revisions (a minute on a loaded machine) and the
+            // transfers' suite (it starts the real servers and downloads 2 × 3 folders of 20 MB).
+            timeoutMs: 600_000,
             env: { ...process.env, SR_LARGE: '1', SITE_REVISIONS_BENCH_OUT: out, SITE_REVISIONS_BENCH_SAMPLES: String(n.host), ...(fs.existsSync(bundle) ? { SITE_REVISIONS_BENCH_BUNDLE: bundle } : {}) },
           });
           if (!fs.existsSync(out)) throw new Error(`the bench suite wrote no figures (harness exit ${r.code ?? r.signal})`);
@@ -811,6 +814,8 @@ async function main(): Promise<number> {
     }
     load = loadOf('transfer');
     if (transfer) transferRows(transfer).forEach(row);
+    load = loadOf('extension host');
+    transferHostRows(host?.transfer).forEach(row);
     load = undefined;
 
     if (size) {

@@ -22,7 +22,8 @@ import { knownHostsVia, lftpOpen, peer, rcloneRemote } from '../test/live/peers'
 import { startLiveServers, type LiveServers } from '../test/live/servers';
 import { liveServersProblem } from '../test/live/system';
 import type { Cleanup } from '../test/host/common';
-import { LOOP_TARGETS, lastJson, log, loopOk, loopText, round, runNode, type LoopDelay } from './lib';
+import type { HostFigures } from '../test/integration/bench/figures';
+import { LOOP_TARGETS, lastJson, log, loopOk, loopText, median, medianLoop, round, runNode, type LoopDelay } from './lib';
 import type { Row } from './report';
 import type { ChildConfig, ChildResult } from './transferChild';
 
@@ -346,5 +347,42 @@ export function transferRows(f: TransferFigures): Row[] {
       ok: loops.every((l) => loopOk(l.loop)),
     });
   }
+  return rows;
+}
+
+/**
+ * The host's side (test/integration/bench/transfer.bench.ts): the extension host's event loop
+ * during a folder download from its command and during each upload on save. Medians over the
+ * samples, each sample's max/p99 listed.
+ */
+export function transferHostRows(h: HostFigures['transfer']): Row[] {
+  const group = 'Transfers (issue 34)';
+  if (!h) return [];
+  const target = `max ≤ ${LOOP_TARGETS.maxMs} ms, p99 ≤ ${LOOP_TARGETS.p99Ms} ms`;
+  if (h.skipped) return [{ group, id: 'transfer.host.skipped', name: 'the host\'s event loop during transfers', measured: `not measured: ${h.skipped}`, value: null, unit: '', target, ok: null }];
+  const rows: Row[] = [];
+  const row = (id: string, name: string, list: { ms: number; loop: LoopDelay }[], what: string) => {
+    if (!list.length) {
+      rows.push({ group, id, name, measured: `not measured${h.errors.length ? `: ${h.errors.join('; ')}` : ''}`, value: null, unit: 'ms', target, ok: false });
+      return;
+    }
+    const loop = medianLoop(list.map((x) => x.loop));
+    rows.push({
+      group,
+      id,
+      name,
+      measured: `${loopText(loop)} (samples: ${list.map((x) => `${x.loop.maxMs.toFixed(0)}/${x.loop.p99Ms.toFixed(0)}`).join(', ')} ms max/p99; ${what} ${median(list.map((x) => x.ms)).toFixed(0)} ms)`,
+      value: round(loop.maxMs, 1),
+      unit: 'ms',
+      target,
+      ok: loopOk(loop),
+    });
+  };
+  const folder = `${h.files.toLocaleString('en-US')} files, ${(h.bytes / 1e6).toFixed(0)} MB`;
+  for (const kind of ['sftp', 'ftp'] as const) {
+    row(`transfer.host.download.${kind}`, `the extension host's event loop during a folder download from its command (${folder}) over ${kind === 'sftp' ? 'SFTP' : 'FTPS'}, loopback (host; monitorEventLoopDelay, 1 ms)`, h.download.filter((x) => x.kind === kind), 'the download');
+  }
+  row('transfer.host.save', 'the extension host\'s event loop during upload on save of one 5 KB file over SFTP, save → uploaded, guard included (host; monitorEventLoopDelay, 1 ms)', h.save, 'save → uploaded');
+  if (h.errors.length) rows.push({ group, id: 'transfer.host.errors', name: 'the host\'s transfer rows: problems', measured: h.errors.join('; '), value: null, unit: '', target: '', ok: false });
   return rows;
 }

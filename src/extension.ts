@@ -26,6 +26,8 @@ import { registerSiteAsOf } from './features/siteAsOf/register';
 import { registerSiteImport, SiteFileDrop, type SiteImportFeature } from './features/siteImport/register';
 import { registerLive } from './features/live/register';
 import type { LiveFeature } from './features/live';
+import { registerTransfer } from './features/transfer/register';
+import type { TransferFeature } from './features/transfer';
 
 /**
  * Set by the bundler (esbuild.mjs): true in a test build (the development bundle, or a benchmark
@@ -63,6 +65,8 @@ export interface ExtensionApi {
   scm: () => Promise<import('./features/scm').ScmApi>;
   /** Loads the live feature (connections, the live file system, Test Connection, the compares) and gives its handles. */
   live: () => Promise<LiveFeature>;
+  /** Loads the transfer feature (download, upload, sync, conflicts, kept copies, upload on save, the live folder's writes) and gives its handles. */
+  transfer: () => Promise<TransferFeature>;
   ready: Promise<void>;
 }
 
@@ -126,8 +130,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const siteImport = registerSiteImport({ session, model, notifier, log, folders: revisions.folders, globalState: context.globalState, account: () => accountKey(session) }, context.subscriptions);
   const ready = (started.ready = startSession(session, log, notifier));
   const blame = registerBlameView({ session, model, revisions, log, notifier }, () => ready, context.subscriptions);
-  const live = registerLive({ context, session, model, log, notifier, tree, revisions, whenReady: () => ready, cache }, context.subscriptions);
+  // The live folder's writes go through the transfer feature's guard; the transfer feature drives the live one.
+  const transferHolder: { writes?: () => Promise<import('./workbench/lazyFileSystem').FileSystemWrites> } = {};
+  const live = registerLive({ context, session, model, log, notifier, tree, revisions, whenReady: () => ready, cache, view, writes: () => transferHolder.writes!() }, context.subscriptions);
   liveTest.load = live.load;
+  const transfer = registerTransfer({ context, session, model, log, notifier, revisions, live: live.load, cache, whenReady: () => ready }, context.subscriptions);
+  transferHolder.writes = transfer.writes;
   const scm = registerScm({ session, model, revisions, log, notifier, editor: blame.features, cache }, () => ready, context.subscriptions);
   if (!TEST_HOOKS) return undefined;
   return {
@@ -151,6 +159,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
     history: history.features,
     siteImport: siteImport.features,
     live: live.load,
+    transfer: transfer.load,
     ready,
   };
 }

@@ -7,6 +7,9 @@
 //
 // The host key is made for each run and NOT trusted in advance: the first connection shows the
 // real trust prompt (its SHA256 fingerprint, printed here too), as it would for any new server.
+// It takes writes (issue 34: uploads, syncs, saves of the live folder), inside its folder only,
+// as OpenSSH's sftp-server does: a rename onto an existing name is refused (the client removes the
+// target first), links are not made.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -52,7 +55,7 @@ function longname(name: string, st: fs.Stats): string {
   return `${kind}${perm} 1 ${LIVE_DEMO.user} ${LIVE_DEMO.user} ${st.size} ${new Date(st.mtimeMs).toISOString().slice(0, 16)} ${name}`;
 }
 
-/** Serves `root` over SFTP on 127.0.0.1 (read-only: writes are refused). */
+/** Serves `root` over SFTP on 127.0.0.1 (reads and writes inside it; links are not made). */
 export async function startSftpServer(root: string): Promise<LiveDemo> {
   const { STATUS_CODE } = utils.sftp;
   const key = utils.generateKeyPairSync('ed25519');
@@ -130,14 +133,71 @@ export async function startSftpServer(root: string): Promise<LiveDemo> {
             });
             sftp.name(id, names);
           });
-          sftp.on('OPEN', (id, p, flags) => {
+          sftp.on('OPEN', (id, p, flags, attrs) => {
             const abs = local(p);
-            // Read-only: any flag but READ (1) is refused.
-            if (!abs || flags !== 1) return sftp.status(id, STATUS_CODE.PERMISSION_DENIED);
+            const how = utils.sftp.flagsToString(flags);
+            if (!abs || !how) return sftp.status(id, STATUS_CODE.PERMISSION_DENIED);
             try {
               const n = next++;
-              handles.set(n, { kind: 'file', fd: fs.openSync(abs, 'r') });
+              handles.set(n, { kind: 'file', fd: fs.openSync(abs, how, typeof attrs?.mode === 'number' ? attrs.mode & 0o777 : 0o644) });
               sftp.handle(id, handle(n));
+            } catch (e) {
+              fail(id, e);
+            }
+          });
+          sftp.on('WRITE', (id, h, offset, data) => {
+            const f = find(h);
+            if (!f || f.kind !== 'file') return sftp.status(id, STATUS_CODE.FAILURE);
+            try {
+              fs.writeSync(f.fd, data, 0, data.length, offset);
+              sftp.status(id, STATUS_CODE.OK);
+            } catch (e) {
+              fail(id, e);
+            }
+          });
+          /** Sets what a SETSTAT / FSETSTAT asks: permission bits, times. */
+          const setAttrs = (id: number, set: { mode?: (m: number) => void; times?: (a: number, m: number) => void }, attrs: Partial<Attrs>) => {
+            try {
+              if (typeof attrs.mode === 'number') set.mode?.(attrs.mode & 0o7777);
+              if (typeof attrs.mtime === 'number') set.times?.(typeof attrs.atime === 'number' ? attrs.atime : attrs.mtime, attrs.mtime);
+              sftp.status(id, STATUS_CODE.OK);
+            } catch (e) {
+              fail(id, e);
+            }
+          };
+          sftp.on('FSETSTAT', (id, h, attrs) => {
+            const f = find(h);
+            if (!f || f.kind !== 'file') return sftp.status(id, STATUS_CODE.FAILURE);
+            setAttrs(id, { mode: (m) => fs.fchmodSync(f.fd, m), times: (a, m) => fs.futimesSync(f.fd, a, m) }, attrs);
+          });
+          sftp.on('SETSTAT', (id, p, attrs) => {
+            const abs = local(p);
+            if (!abs) return sftp.status(id, STATUS_CODE.PERMISSION_DENIED);
+            setAttrs(id, { mode: (m) => fs.chmodSync(abs, m), times: (a, m) => fs.utimesSync(abs, a, m) }, attrs);
+          });
+          const inside = (op: 'REMOVE' | 'RMDIR' | 'MKDIR', fn: (abs: string) => void) =>
+            sftp.on(op, (id: number, p: string) => {
+              const abs = local(p);
+              if (!abs || abs === real) return sftp.status(id, STATUS_CODE.PERMISSION_DENIED);
+              try {
+                fn(abs);
+                sftp.status(id, STATUS_CODE.OK);
+              } catch (e) {
+                fail(id, e);
+              }
+            });
+          inside('REMOVE', (abs) => fs.unlinkSync(abs));
+          inside('RMDIR', (abs) => fs.rmdirSync(abs));
+          inside('MKDIR', (abs) => fs.mkdirSync(abs));
+          sftp.on('RENAME', (id, from, to) => {
+            const a = local(from);
+            const b = local(to);
+            if (!a || !b || a === real) return sftp.status(id, STATUS_CODE.PERMISSION_DENIED);
+            // As OpenSSH's sftp-server: an existing target is refused.
+            if (fs.existsSync(b)) return sftp.status(id, STATUS_CODE.FAILURE);
+            try {
+              fs.renameSync(a, b);
+              sftp.status(id, STATUS_CODE.OK);
             } catch (e) {
               fail(id, e);
             }
@@ -161,9 +221,7 @@ export async function startSftpServer(root: string): Promise<LiveDemo> {
             if (h.length === 4) handles.delete(h.readUInt32BE(0));
             sftp.status(id, STATUS_CODE.OK);
           });
-          for (const op of ['WRITE', 'REMOVE', 'RMDIR', 'MKDIR', 'RENAME', 'SETSTAT', 'FSETSTAT', 'SYMLINK'] as const) {
-            sftp.on(op, (id: number) => sftp.status(id, STATUS_CODE.PERMISSION_DENIED));
-          }
+          sftp.on('SYMLINK', (id: number) => sftp.status(id, STATUS_CODE.PERMISSION_DENIED));
         });
       });
     });
@@ -225,8 +283,10 @@ export async function startLiveDemo(o: { runDir: string; cleanup: Cleanup; servi
     if (edit) fs.appendFileSync(path.join(folder, ...edit.split('/')), '\n// hotfix made directly on the server\n');
     const same = names.find((n) => n !== edit && /[a-z]/.test(files.get(n) ?? ''));
     if (same) {
+      // A letter in the middle of the file (a diff opened under the conflict choice shows it).
       const text = files.get(same)!;
-      const i = text.search(/[a-z]/);
+      const from = text.indexOf('\n', Math.floor(text.length / 2)) + 1;
+      const i = from + Math.max(0, text.slice(from).search(/[a-z]/));
       fs.writeFileSync(path.join(folder, ...same.split('/')), text.slice(0, i) + text[i]!.toUpperCase() + text.slice(i + 1));
     }
     fs.writeFileSync(path.join(folder, 'debug.log'), 'left on the server by a manual upload\n');

@@ -139,6 +139,12 @@ const MAP_BAKERY: Step[] = [
   { workingFile: { site: '2', path: 'api/app.py', replace: [['\n', '\n# local: not uploaded yet\n']] } },
 ];
 
+/**
+ * Quick Open's editor history emptied: it offers the diffs earlier shots opened (named like the
+ * file, e.g. `app.py (newest revision ↔ live)`, their kept sides gone) before the file itself.
+ */
+const NO_HISTORY: Step[] = [{ command: 'Clear Editor History' }, { dialogButton: 'Clear' }];
+
 export const SHOTS: Shot[] = [
   { name: 'sites', steps: [CLEAN, ...OPEN, { row: 'Acme Corporate' }, { pause: 1000 }] },
   {
@@ -392,6 +398,66 @@ export const SHOTS: Shot[] = [
     name: 'live-drift',
     webp: ['dark'],
     steps: [CLEAN, ...OPEN, { row: 'Bakery API' }, { command: 'Site Revisions: Live Drift' }, { typePick: 'Bakery API' }, { dialogButton: 'Trust and Connect', ifShown: true }, ...FOLD, { row: 'Differs from the newest revision' }, { click: /^app\.py/ }, { waitFor: '.monaco-diff-editor' }, { pause: 1000 }],
+  },
+  {
+    // Upload of a file changed on the demo server since its newest revision (and edited here): the choice, with one of its diffs opened beside it.
+    name: 'transfer-conflict',
+    webp: ['dark'],
+    steps: [
+      CLEAN,
+      ...NO_HISTORY,
+      ...MAP_BAKERY,
+      { openFile: 'app.py' },
+      { commandThenPick: 'Site Revisions: Upload to Live Server' },
+      { dialogButton: 'Trust and Connect', ifShown: true },
+      { pick: 'Newest revision ↔ live' },
+      { waitFor: '.monaco-diff-editor' },
+      { pause: 1200 },
+    ],
+  },
+  {
+    // Sync of the demo site both ways: one file edited here, the server's files to download, one changed on both sides.
+    name: 'transfer-sync-preview',
+    webp: ['light'],
+    steps: [
+      CLEAN,
+      ...MAP_BAKERY,
+      { workingFile: { site: '2', path: 'requirements.txt', replace: [['\n', '\nuvicorn==0.30.1\n']] } },
+      { commandThenPick: 'Site Revisions: Sync with Live Server…' },
+      { typePick: 'Bakery API' },
+      { typePick: 'Both ways' },
+      { dialogButton: 'Trust and Connect', ifShown: true },
+      ...FOLD,
+      { row: /^Sync preview/ },
+      { click: /^requirements\.txt/ },
+      { waitFor: '.monaco-diff-editor' },
+      { pause: 800 },
+    ],
+  },
+  {
+    // Two uploads over live files (one of them after Overwrite in its conflict): what they replaced, kept, and one compared with the live file now.
+    name: 'transfer-overwritten',
+    // Dark only, and last: its uploads change the demo server, which the shots before read as seeded.
+    themes: ['dark'],
+    webp: ['dark'],
+    steps: [
+      CLEAN,
+      ...NO_HISTORY,
+      ...MAP_BAKERY,
+      { workingFile: { site: '2', path: 'requirements.txt', replace: [['\n', '\nuvicorn==0.30.1\n']] } },
+      { openFile: 'requirements.txt' },
+      { command: 'Site Revisions: Upload to Live Server' },
+      { dialogButton: 'Trust and Connect', ifShown: true },
+      { openFile: 'app.py' },
+      { commandThenPick: 'Site Revisions: Upload to Live Server' },
+      { pick: 'Overwrite' },
+      ...FOLD,
+      { pane: 'Overwritten on the Server', expanded: true },
+      { row: /^app\.py/ },
+      { click: /^requirements\.txt/ },
+      { waitFor: '.monaco-diff-editor' },
+      { pause: 1000 },
+    ],
   },
 ];
 

@@ -202,7 +202,7 @@ describe('Live servers: trust prompts, Test Connection, Live Files, compare and 
     }
   });
 
-  it('Live Files: the root listed lazily with the names on disk (spaces, non-ASCII, # and %), links shown as links and not followed outside the root; a live file opens read-only, its tab says it is live and from which site', async () => {
+  it('Live Files: the root listed lazily with the names on disk (spaces, non-ASCII, # and %), links shown as links and not followed outside the root; a live file opens (writable since issue 34: its saves go through the guard, transfer.live.test), its tab says it is live and from which site', async () => {
     const spy = trustAll();
     try {
       await s.openSitesView();
@@ -223,13 +223,8 @@ describe('Live servers: trust prompts, Test Connection, Live Files, compare and 
       const doc = (await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'site-live'), { message: 'the live editor' })).document;
       assert.equal(doc.uri.scheme, 'site-live');
       assert.equal(doc.getText(), fs.readFileSync(path.join(live.sftp!.dataDir, 'hash#name.txt'), 'utf8'));
-      // Read-only: the file system says so, and the tab shows its lock.
-      assert.equal(vscode.workspace.fs.isWritableFileSystem('site-live'), false);
-      // Typing into it shows why it cannot be changed, and changes nothing.
-      await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
-      await s.press('x');
-      await s.until(() => s.texts({ selector: '.monaco-editor-overlaymessage' }), (t) => t.some((x) => x.includes('live server, opened read-only')), 'the read-only message');
-      assert.equal(doc.isDirty, false);
+      // Writable since issue 34 (the saves and the guard: transfer.live.test).
+      assert.equal(vscode.workspace.fs.isWritableFileSystem('site-live'), true);
       // Every special name round-trips through its URI's text form.
       const f = await api.live();
       for (const name of ['ünï cödé.txt', 'hash#name.txt', 'pct%20name.txt', 'percent%.txt', 'with space/a b.txt']) {

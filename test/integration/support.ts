@@ -17,7 +17,7 @@ export interface Stats {
 }
 
 export async function control(url: string, op: 'stats'): Promise<Stats>;
-export async function control(url: string, op: 'reseed' | 'reset-stats' | 'config' | 'add-revision', body?: unknown): Promise<unknown>;
+export async function control(url: string, op: 'reseed' | 'reset-stats' | 'config' | 'add-revision' | 'site-fields', body?: unknown): Promise<unknown>;
 export async function control(url: string, op: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${url}/__control/${op}`, {
     method: op === 'stats' ? 'GET' : 'POST',

@@ -14,6 +14,7 @@ import { MAX_BODY_BYTES, parseForm, readBody } from './form';
 import { OPERATIONS, operationOf, runOperation, type Operation, type Reply } from './operations';
 import { Store } from './store';
 import { formatDate } from './model';
+import { SITE_STRING_FIELDS } from '../../src/core/api/types';
 
 export type { Operation } from './operations';
 export { DEMO } from './demo';
@@ -408,6 +409,23 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
           const date = typeof b.date === 'string' ? b.date : formatDate(typeof b.date === 'number' ? b.date : Date.now());
           const rev = store.addRevision(b.siteId, b.path, b.content, b.author ?? 'colleague@example.com', date, b.persist !== false);
           return sendJson(res, 200, { success: true, id: rev.id, date: rev.date });
+        } catch (err) {
+          return sendJson(res, 400, { success: false, error: (err as Error).message });
+        }
+      }
+      case 'site-fields': {
+        // A site's stored fields set as they are ({siteId, fields: {name: value}}), as another client
+        // or the web front end may have stored them (e.g. `upload_on_save`, which Save Site does not take).
+        try {
+          const b = JSON.parse(read.body.toString('utf8')) as { siteId?: unknown; fields?: Record<string, unknown> };
+          const site = typeof b.siteId === 'string' ? store.site(b.siteId) : undefined;
+          if (!site || !b.fields || typeof b.fields !== 'object') throw new Error('siteId of a stored site and fields are required');
+          for (const [k, v] of Object.entries(b.fields)) {
+            if (!(SITE_STRING_FIELDS as readonly string[]).includes(k) || k === 'id' || typeof v !== 'string') throw new Error(`not a site string field: ${k}`);
+            (site as unknown as Record<string, string>)[k] = v;
+          }
+          store.siteChanged(site);
+          return sendJson(res, 200, { success: true });
         } catch (err) {
           return sendJson(res, 400, { success: false, error: (err as Error).message });
         }

@@ -38,6 +38,7 @@ const LAZY: [entry: RegExp, modules: RegExp][] = [
   [/^src\/features\/auth\/diskStore\.ts$/, /^src\/core\/store\/(?!account\.ts$)/],
   [/^src\/features\/siteImport\/index\.ts$/, /^src\/features\/siteImport\/(?!register\.ts$|names\.ts$)|^src\/core\/siteImport\/|^node_modules\/(fast-xml-parser|jsonc-parser|strnum|@nodable|path-expression-matcher|xml-naming|is-unsafe)\//],
   [/^src\/features\/sites\/siteEditor\.ts$/, /^src\/features\/sites\/(siteEditor|siteForm|formFields|formTexts|protocol)\.ts$/],
+  [/^src\/features\/transfer\/index\.ts$/, /^src\/features\/transfer\/(?!register\.ts$|names\.ts$|flag\.ts$)|^src\/core\/transfer\/(?!uploadOnSave\.ts$)/],
   [/^src\/features\/live\/index\.ts$/, /^src\/features\/live\/(?!register\.ts$|names\.ts$)|^src\/core\/live\/|^src\/features\/tools\/liveTool\.ts$|^node_modules\/(basic-ftp|ssh2)\//],
 ];
 

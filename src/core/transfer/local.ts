@@ -287,3 +287,8 @@ function fileOf(p: string, abs: string, st: Stats): LocalFile {
   return { path: p, abs, size: st.size, mtimeMs: st.mtimeMs, mode: process.platform === 'win32' ? 0 : st.mode & 0o7777 };
 }
 
+
+/** Whether a file name is one of our temporary files (the live folder's poll leaves them out: src/features/live/poll.ts). */
+export function isTempName(name: string): boolean {
+  return TEMP_RE.test(name) || /\.sr-[0-9a-f]+\.tmp$/.test(name);
+}

@@ -8,7 +8,7 @@
 // - Sign-out, or signing in as another account (or to another service), deletes the previous
 //   account's folder; an expired session keeps it (the same account signs in again).
 // - "Site Revisions: Clear Cache" deletes every account's folder after asking, and says how much
-//   it freed. The log says the cache's size when a store opens.
+//   it freed; of the signed-in account's, the transfers' kept copies and state stay. The log says the cache's size when a store opens.
 // fs.promises is read where it is used, so that activating does not load it (see esbuild.mjs).
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -29,6 +29,9 @@ interface Opened {
   /** The store, once something asked for it (current()). */
   store?: Promise<DiskStore>;
 }
+
+/** What Clear Cache leaves in the signed-in account's folder: the transfers' kept copies and state (src/core/transfer). */
+const KEPT_BY_CLEAR = ['overwritten', 'transfer'];
 
 /** The disk store's code, loaded when the first store opens. */
 const loadStore = feature(() => import('./diskStore.js'));
@@ -129,10 +132,16 @@ export class AccountCache implements vscode.Disposable {
       const freed = await folderBytes(root);
       const o = this.opened;
       const s = o?.store ? await o.store : undefined;
-      // The open store deletes its own files (and stays usable); other folders are removed.
+      // The open store deletes its own files (and stays usable); other folders are removed. The
+      // signed-in account's kept copies and transfer state are not a cache of the service (the
+      // copies protect uploads the service has no revision of; the queue holds saves not uploaded
+      // yet): they stay (docs/decisions.md, "Clear Cache keeps what transfers kept").
       if (s) await s.clear();
       const names = await fsp.readdir(root).catch((): string[] => []);
-      for (const n of names) if (!s || n !== o?.key) await fsp.rm(path.join(root, n), { recursive: true, force: true });
+      for (const n of names) {
+        if (n !== o?.key) await fsp.rm(path.join(root, n), { recursive: true, force: true });
+        else if (!s) for (const c of await fsp.readdir(path.join(root, n)).catch((): string[] => [])) if (!KEPT_BY_CLEAR.includes(c)) await fsp.rm(path.join(root, n, c), { recursive: true, force: true });
+      }
       return freed - (await folderBytes(root));
     });
     this.chain = run.catch(() => undefined);
@@ -143,7 +152,10 @@ export class AccountCache implements vscode.Disposable {
   }
 
   private async clearCommand(): Promise<number | undefined> {
-    const size = this.root ? await folderBytes(this.root) : 0;
+    // What it would delete: not what it keeps (KEPT_BY_CLEAR of the signed-in account).
+    const key = this.opened?.key;
+    const kept = this.root && key ? (await Promise.all(KEPT_BY_CLEAR.map((c) => folderBytes(path.join(this.root!, key, c))))).reduce((a, b) => a + b, 0) : 0;
+    const size = this.root ? (await folderBytes(this.root)) - kept : 0;
     const clear = vscode.l10n.t('Clear Cache');
     const choice = await showWarning(
       message('Delete the revisions and lists Site Revisions keeps on this computer ({0})?', plain(mb(size))),

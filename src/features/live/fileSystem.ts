@@ -1,21 +1,33 @@
-// The `site-live:` file system (read-only in this version): the live server of a site, rooted at
-// its `dir`, as VS Code's editors, the Explorer (a live folder opened as a workspace folder) and
-// `workspace.fs` see it. What VS Code has as the provider is registered at activation
-// (./register.ts: it loads this on first use and refuses writes); listings are shared with the
-// Sites view's Live Files rows (./listing.ts).
+// The `site-live:` file system: the live server of a site, rooted at its `dir`, as VS Code's
+// editors, the Explorer (a live folder opened as a workspace folder) and `workspace.fs` see it.
+// What VS Code has as the provider is registered at activation (./register.ts: it loads this on
+// first use); listings are shared with the Sites view's Live Files rows (./listing.ts).
 //
-// Issue 34 makes it writable: writeFile/delete/rename/createDirectory go through the guard (the
-// live file compared with what this computer last saw, its old bytes kept), the registration
-// drops `isReadonly`, and onDidChangeFile fires for what changed (a poll by size and time, only
-// for what is on screen, where the protocol pushes nothing).
+// Reads and watches are answered here; writes (save, create, rename, delete) by the transfer
+// feature, through the guard (src/features/transfer/liveWrites.ts). What a read gave an editor
+// is remembered (the live file's size, raw time and etag before the read, and the hash of the
+// bytes read): a save from that editor is then checked against the version it showed. Changes
+// made on the server by others reach open editors and shown folders through a poll of what is
+// on screen (./poll.ts).
 import * as vscode from 'vscode';
 import type { Site } from '../../core/api/types';
+import { createHash } from 'node:crypto';
 import { LiveError, type LiveEntry } from '../../core/live';
 import { displayText } from '../../core/util/text';
 import type { SitesModel } from '../sites/sitesModel';
 import { baseName, LIVE_SCHEME, liveUriComponents, parentPath, parseLiveUriComponents, type LiveAddress } from './address';
 import { UnreachableSite, type LiveConnections } from './connections';
 import type { Listings } from './listing';
+import type { LivePoll } from './poll';
+
+/** The version of a live file an editor was given: its entry before the read and the hash of the bytes read. */
+export interface OpenedVersion {
+  entry: LiveEntry;
+  sha256: string;
+}
+
+/** Versions remembered at most (the oldest read is forgotten first). */
+const MAX_OPENED = 2000;
 
 /** The biggest live file read into an editor (VS Code keeps a document in memory). */
 export const MAX_READ_BYTES = 256 * 1024 * 1024;
@@ -64,6 +76,10 @@ export function fileError(e: unknown, uri: vscode.Uri): vscode.FileSystemError {
 export class LiveFileSystem {
   private readonly _onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this._onDidChangeFile.event;
+  /** What each live file read gave (by site and path): a save is checked against it. */
+  private readonly versions = new Map<string, OpenedVersion>();
+  /** Set by the feature: the poll of what is on screen. */
+  poll: LivePoll | undefined;
 
   constructor(
     private readonly live: LiveConnections,
@@ -75,6 +91,29 @@ export class LiveFileSystem {
   /** Tells VS Code that a folder's entries may have changed (after a Refresh). */
   changed(uri: vscode.Uri): void {
     this._onDidChangeFile.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+  }
+
+  /** Tells VS Code what changed (a write of ours, or what the poll saw). */
+  fire(events: vscode.FileChangeEvent[]): void {
+    if (events.length) this._onDidChangeFile.fire(events);
+  }
+
+  /** The version of a live file the last read gave (undefined: not read in this window). */
+  opened(siteId: string, path: string): OpenedVersion | undefined {
+    return this.versions.get(`${siteId}\n${path}`);
+  }
+
+  /** Records the version an editor now holds (a read, or a save of ours: what was written). */
+  setOpened(siteId: string, path: string, v: OpenedVersion | undefined): void {
+    const k = `${siteId}\n${path}`;
+    this.versions.delete(k);
+    if (!v) return;
+    this.versions.set(k, v);
+    if (this.versions.size > MAX_OPENED) this.versions.delete(this.versions.keys().next().value!);
+  }
+
+  watch(uri: vscode.Uri): vscode.Disposable {
+    return this.poll?.watch(uri) ?? new vscode.Disposable(() => undefined);
   }
 
   dispose(): void {
@@ -96,12 +135,12 @@ export class LiveFileSystem {
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     const { site, path } = await this.resolve(uri);
-    if (path === '') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
+    if (path === '') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     try {
       const parent = this.listings.peek(site.id, parentPath(path));
       const entry = parent?.state === 'done' ? parent.find(baseName(path)) : await this.live.fsFor(site).stat(path);
       if (!entry) throw vscode.FileSystemError.FileNotFound(uri);
-      return { type: fileTypeOf(entry), ctime: entry.mtime ?? 0, mtime: entry.mtime ?? 0, size: entry.size ?? 0, permissions: vscode.FilePermission.Readonly };
+      return { type: fileTypeOf(entry), ctime: entry.mtime ?? 0, mtime: entry.mtime ?? 0, size: entry.size ?? 0 };
     } catch (e) {
       throw fileError(e, uri);
     }
@@ -119,10 +158,20 @@ export class LiveFileSystem {
     }
   }
 
+  /**
+   * A live file's bytes. The entry is stat'ed BEFORE the read (never at the same time): the
+   * version remembered is then never newer than the bytes, so a save can only be refused for a
+   * change it did not see, never let one through.
+   */
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const { site, path } = await this.resolve(uri);
     try {
-      return await this.live.fsFor(site).readAll(path, { maxBytes: MAX_READ_BYTES });
+      const fs = this.live.fsFor(site);
+      const entry = await fs.stat(path);
+      const file = entry?.type === 'symlink' && entry.link?.targetType === 'file' && entry.link.path !== undefined ? await fs.stat(entry.link.path) : entry;
+      const bytes = await fs.readAll(path, { maxBytes: MAX_READ_BYTES });
+      if (file?.type === 'file') this.setOpened(site.id, path, { entry: file, sha256: createHash('sha256').update(bytes).digest('hex') });
+      return bytes;
     } catch (e) {
       throw fileError(e, uri);
     }

@@ -24,6 +24,8 @@ import { LiveFileSystem, liveUri, parseLiveUri } from './fileSystem';
 import { Listings } from './listing';
 import { LiveDirNode, LiveFileNode, LiveTree } from './liveTree';
 import { LIVE_COMMANDS_INTERNAL, type LiveCommand, type LiveFolderNode } from './names';
+import { LivePoll } from './poll';
+import type { TreeNode } from '../../workbench/tree/node';
 import { forgetRemembered } from './secrets';
 import { formTest, testSite, TEST_REPORT_SCHEME, TestReports } from './testCommand';
 import { LiveCompare } from './compare';
@@ -43,12 +45,16 @@ export interface LiveFeatureDeps {
   whenReady: () => Promise<unknown>;
   /** The account's disk cache (the live files' last-seen state lives in its folder). */
   cache: AccountCache;
+  /** The Sites view (its expanded Live Files folders are polled for changes). */
+  view?: vscode.TreeView<TreeNode>;
 }
 
 export interface LiveFeature {
   connections: LiveConnections;
   listings: Listings;
   fs: LiveFileSystem;
+  /** The poll of the live files and folders on screen. */
+  poll: LivePoll;
   tree: LiveTree;
   compare: LiveCompare;
   reports: TestReports;
@@ -73,10 +79,52 @@ export function activateLive(deps: LiveFeatureDeps, subscriptions: vscode.Dispos
   const tree = new LiveTree(connections, listings, sitesTree);
   const reports = new TestReports();
   const compare = new LiveCompare({ ...deps, connections }, subscriptions);
+  // The Live Files folders expanded in the Sites view (polled while shown).
+  const expanded = new Map<string, { site: Site; path: string }>();
+  const folderOf = (n: unknown): { site: Site; path: string } | undefined => {
+    const x = n as Partial<LiveFolderNode> | undefined;
+    return (n instanceof LiveDirNode || (x && typeof x === 'object' && 'siteNode' in x)) && x?.site && typeof x.path === 'string' ? { site: x.site, path: x.path } : undefined;
+  };
+  const poll = new LivePoll({
+    resolve: (uri) => {
+      const a = parseLiveUri(uri);
+      return a && a.account === connections.account() ? { siteId: a.siteId, path: a.path } : undefined;
+    },
+    stat: (siteId, path, signal) => connections.fsFor(siteFor(siteId)).stat(path, { signal }),
+    list: (siteId, path, signal) => connections.fsFor(siteFor(siteId)).listAll(path, { signal }),
+    expanded: () => [...expanded.values()].map((f) => ({ siteId: f.site.id, path: f.path, uri: uriOf(f.site, f.path) })),
+    changed: (events, folders) => {
+      for (const f of folders) {
+        listings.forget(f.siteId, f.path);
+        if (tree.node(f.siteId, f.path)) tree.refresh(f.siteId, f.path);
+      }
+      fs.fire(events);
+    },
+    log,
+  });
+  fs.poll = poll;
+  const siteFor = (siteId: string): Site => {
+    const site = model.find(siteId) ?? connections.siteOf(siteId);
+    if (!site) throw new Error(`site ${siteId} is not listed`);
+    return site;
+  };
+  if (deps.view) {
+    subscriptions.push(
+      deps.view.onDidExpandElement((e) => {
+        const f = folderOf(e.element);
+        if (f) expanded.set(`${f.site.id}\n${f.path}`, f);
+      }),
+      deps.view.onDidCollapseElement((e) => {
+        const f = folderOf(e.element);
+        if (f) for (const k of [...expanded.keys()]) if (k === `${f.site.id}\n${f.path}` || (k.startsWith(`${f.site.id}\n`) && (f.path === '' || k.slice(f.site.id.length + 1).startsWith(`${f.path}/`)))) expanded.delete(k);
+      }),
+    );
+  }
 
   subscriptions.push(
     connections,
     fs,
+    poll,
     vscode.workspace.registerTextDocumentContentProvider(TEST_REPORT_SCHEME, reports),
     // Another account (or none): nothing listed for the previous one is kept.
     session.onDidChange(() => {
@@ -84,6 +132,7 @@ export function activateLive(deps: LiveFeatureDeps, subscriptions: vscode.Dispos
         lastAccount = connections.account();
         listings.clear();
         tree.reset();
+        expanded.clear();
       }
     }),
     connections.onDidClose((siteId) => (siteId === undefined ? listings.clear() : listings.forget(siteId))),
@@ -252,5 +301,5 @@ export function activateLive(deps: LiveFeatureDeps, subscriptions: vscode.Dispos
   };
 
   const tool = liveTool({ session, model, log, compare, folderOf: (s) => deps.revisions.folders.get(s.id) });
-  return { connections, listings, fs, tree, compare, reports, tool, handlers, formTest: (...a) => formTest(connections, ...a) };
+  return { connections, listings, fs, poll, tree, compare, reports, tool, handlers, formTest: (...a) => formTest(connections, ...a) };
 }

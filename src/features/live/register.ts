@@ -1,5 +1,6 @@
 // What activation registers for the live feature (issue 33): the `site-live:` file system (so a
-// restored window's live tabs and live workspace folders open), the Live Files row under each
+// restored window's live tabs and live workspace folders open; writable since issue 34, its writes
+// answered by the transfer feature), the Live Files row under each
 // site a live server can be reached for, every command and the language-model tool. The code
 // behind them (./index.ts) is imported on first use: a Live Files row expanded, a live file
 // opened, a command run. Nothing of the connection layer or its protocols loads at activation
@@ -7,7 +8,7 @@
 import * as vscode from 'vscode';
 import { feature, lazyCommand } from '../../workbench/feature';
 import { TreeNode } from '../../workbench/tree/node';
-import { LazyReadonlyFileSystem } from '../../workbench/lazyFileSystem';
+import { LazyFileSystem, type FileSystemWrites } from '../../workbench/lazyFileSystem';
 import type { SiteNode, SitesTreeProvider } from '../sites/sitesTree';
 import type { Revisions } from '../revisions/register';
 import type { LiveFeature, LiveFeatureDeps } from './index';
@@ -32,7 +33,7 @@ export class LiveRootNode extends TreeNode implements LiveFolderNode {
     item.id = `live:${JSON.stringify([this.site.id, 'root'])}`;
     item.iconPath = new vscode.ThemeIcon('cloud');
     item.description = this.site.dir ? this.site.dir : vscode.l10n.t('on the server');
-    item.tooltip = vscode.l10n.t('The files on the site\'s server now, read-only (connects when expanded).');
+    item.tooltip = vscode.l10n.t('The files on the site\'s server now (connects when expanded).');
     item.contextValue = 'liveRoot';
     return item;
   }
@@ -41,13 +42,16 @@ export class LiveRootNode extends TreeNode implements LiveFolderNode {
   }
 }
 
-export function registerLive(deps: Omit<LiveFeatureDeps, 'revisions'> & { revisions: Revisions; tree: SitesTreeProvider }, subscriptions: vscode.Disposable[]): { load: () => Promise<LiveFeature> } {
+/**
+ * @param writes the live files' writes (save, create, rename, delete), answered by the transfer
+ * feature through the guard, loaded by the first write.
+ */
+export function registerLive(deps: Omit<LiveFeatureDeps, 'revisions'> & { revisions: Revisions; tree: SitesTreeProvider; writes: () => Promise<FileSystemWrites> }, subscriptions: vscode.Disposable[]): { load: () => Promise<LiveFeature> } {
   const load = feature(async () => (await import('./index.js')).activateLive({ ...deps, revisions: deps.revisions }, subscriptions));
-  const provider = new LazyReadonlyFileSystem(async () => (await load()).fs);
-  const readonlyMessage = new vscode.MarkdownString(vscode.l10n.t('This is a file on the site\'s live server, opened read-only. Compare it with the working file or the newest revision from the Sites view\'s Live Files.'));
+  const provider = new LazyFileSystem(async () => (await load()).fs, deps.writes);
   deps.tree.addSiteRows((node) => (!node.duplicate && LIVE_TYPES.includes(node.site.server_type) ? [new LiveRootNode(node, load)] : []));
   subscriptions.push(
-    vscode.workspace.registerFileSystemProvider(LIVE_SCHEME, provider, { isReadonly: readonlyMessage, isCaseSensitive: true }),
+    vscode.workspace.registerFileSystemProvider(LIVE_SCHEME, provider, { isCaseSensitive: true }),
     ...[...LIVE_COMMANDS, ...Object.values(LIVE_COMMANDS_INTERNAL)].map((id) => lazyCommand(id, load, (f, ...args) => f.handlers[id](...args))),
     vscode.lm.registerTool<object>(LIVE_TOOL, {
       prepareInvocation: async (o, token) => (await load()).tool.prepareInvocation?.(o, token),

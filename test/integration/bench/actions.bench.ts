@@ -20,7 +20,7 @@ import { restorePlanHeap } from '../restorePlan';
 import { disposeCopy, freshContext, importCopy, loadFreshCopy, prepareCopy, runningBundle } from '../freshCopy';
 import { EXTENSION_ID, testService, waitFor, workspaceFolder } from '../util';
 import { sampleLoopDelay } from '../../../bench/lib';
-import type { HostFigures, Measured } from './figures';
+import { addHostFigures, type HostFigures, type Measured } from './figures';
 
 const SAMPLES = Math.max(1, Number(process.env.SITE_REVISIONS_BENCH_SAMPLES) || 3);
 const ACTIVATION_SAMPLES = Math.max(1, Number(process.env.SITE_REVISIONS_BENCH_ACTIVATIONS) || 7);
@@ -119,11 +119,7 @@ describe('Bench: the extension in the real host', function () {
 
   after(async () => {
     await closeAll();
-    const file = process.env.SITE_REVISIONS_BENCH_OUT;
-    if (file) {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, JSON.stringify(figures, null, 2) + '\n');
-    }
+    addHostFigures(figures);
   });
 
   it('expand a site (100,000 files): one Get Revision Files', async () => {

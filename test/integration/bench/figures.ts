@@ -1,5 +1,7 @@
 // The figures the bench suite writes from inside the extension host (SITE_REVISIONS_BENCH_OUT)
 // and bench/run.ts reads: one shape for both sides. No vscode import.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 /** One measured action: its duration and the requests the service received meanwhile. */
 export interface Measured {
@@ -37,6 +39,19 @@ export interface HostFigures {
    * was read, each minus before the restore (test/integration/restorePlan.ts).
    */
   restorePlan?: PlanHeap[];
+  /**
+   * Transfers (issue 34; transfer.bench.ts): the host's event loop during a folder download from
+   * its command (per protocol) and during each upload on save (save → uploaded), against the real
+   * servers of test/live; `skipped` says why when they could not start.
+   */
+  transfer?: {
+    files: number;
+    bytes: number;
+    download: { kind: 'sftp' | 'ftp'; ms: number; loop: LoopFigures }[];
+    save: { ms: number; loop: LoopFigures }[];
+    skipped?: string;
+    errors: string[];
+  };
   /** Size of the bundle the fresh copies were loaded from. */
   bundleBytes?: number;
   errors: string[];
@@ -62,4 +77,13 @@ export interface PlanHeap {
   peakMB: number;
   /** Rows the confirmation listed. */
   listed: number;
+}
+
+/** Adds a suite's figures to the file named by SITE_REVISIONS_BENCH_OUT (each bench suite writes its own part). */
+export function addHostFigures(part: Partial<HostFigures>): void {
+  const file = process.env.SITE_REVISIONS_BENCH_OUT;
+  if (!file) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const had = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<HostFigures>) : {};
+  fs.writeFileSync(file, JSON.stringify({ ...had, ...part }, null, 2) + '\n');
 }
