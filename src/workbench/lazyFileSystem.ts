@@ -108,3 +108,23 @@ export class LazyFileSystem extends LazyReadonlyFileSystem {
     await (await this.writes()).rename(uri, newUri, options);
   }
 }
+
+/** The documents of `scheme` VS Code holds: those it has read (open or not) and those of the tabs (a diff shows two). */
+export function heldDocuments(scheme: string): vscode.Uri[] {
+  const uris = new Map<string, vscode.Uri>();
+  const add = (u: vscode.Uri | undefined) => {
+    if (u?.scheme === scheme) uris.set(u.toString(), u);
+  };
+  for (const d of vscode.workspace.textDocuments) add(d.uri);
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      const i = tab.input;
+      if (i instanceof vscode.TabInputText) add(i.uri);
+      else if (i instanceof vscode.TabInputTextDiff) {
+        add(i.original);
+        add(i.modified);
+      }
+    }
+  }
+  return [...uris.values()];
+}

@@ -20,6 +20,7 @@ import type { FaultProxy } from '../live/faultProxy';
 import { screenOrSkip, type Screen } from './screen';
 import { control, signInDemo, spyMessages, stubWindow } from './support';
 import { ext, testService, waitFor } from './util';
+import { DEMO } from '../server/demo';
 
 
 
@@ -238,6 +239,38 @@ describe('Live servers: trust prompts, Test Connection, Live Files, compare and 
       await assert.rejects(Promise.resolve(vscode.workspace.fs.readFile(out)), /outside the site's folder/);
     } finally {
       spy.restore();
+    }
+  });
+
+  it('another account signed in: an open live file shows that it belongs to another account, not the first account’s bytes; the first account back, its file again', async () => {
+    const spy = trustAll();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { startService } = require('../server') as typeof import('../server');
+    const serviceB = await startService({ port: 0, host: '127.0.0.1', quiet: true });
+    try {
+      const f = await api.live();
+      const name = 'ünï cödé.txt';
+      const onDisk = fs.readFileSync(path.join(live.sftp!.dataDir, name), 'utf8');
+      const uri = liveUri({ siteId: sites.sftp.id, account: f.connections.account()!, path: name }, sites.sftp.name);
+      const doc = (await vscode.window.showTextDocument(uri, { preview: false })).document;
+      assert.equal(doc.getText(), onDisk);
+      // Another account (another service, where the same site id may name another site).
+      await vscode.commands.executeCommand('siteRevisions.signIn', { serviceUrl: serviceB.url.replace(/\/+$/, ''), email: DEMO.team.email, password: DEMO.team.password });
+      assert.equal(api.session.account?.email, DEMO.team.email);
+      await waitFor(() => doc.getText().includes('belongs to another Site Revisions account'), { message: 'the live document read again for the other account' });
+      assert.ok(!doc.getText().includes(onDisk.trim()), 'the first account’s bytes are gone');
+      await s.until(() => s.texts({ selector: '.part.editor .editor-container' }), (t) => t.join('\n').replace(/\u00a0/g, ' ').includes('belongs to another Site Revisions account'), 'the message drawn in its tab');
+      // Its writes are refused for the other account.
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('x'))), /another Site Revisions account/);
+      assert.equal(fs.readFileSync(path.join(live.sftp!.dataDir, name), 'utf8'), onDisk, 'the server file untouched');
+      // The first account again: its file again.
+      await signInDemo(url);
+      await waitFor(() => doc.getText() === onDisk, { message: 'the live file read again for its account' });
+    } finally {
+      spy.restore();
+      if (api.session.account?.email !== DEMO.user.email || api.session.state !== 'signedIn') await signInDemo(url);
+      await serviceB.close();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }
   });
 

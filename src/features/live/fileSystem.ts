@@ -76,6 +76,8 @@ export function fileError(e: unknown, uri: vscode.Uri): vscode.FileSystemError {
 export class LiveFileSystem {
   private readonly _onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this._onDidChangeFile.event;
+  /** The documents that last read as "another account" (see refused): read again when the sites change. */
+  private readonly refusedShown = new Map<string, vscode.Uri>();
   /** What each live file read gave (by site and path): a save is checked against it. */
   private readonly versions = new Map<string, OpenedVersion>();
   /** Set by the feature: the poll of what is on screen. */
@@ -133,7 +135,39 @@ export class LiveFileSystem {
     return { site, path: a.path };
   }
 
+  /**
+   * What an open live document of an account not signed in reads as: a message, never a failure
+   * (VS Code keeps a document's text when reading it again fails: the previous account's bytes
+   * would stay on screen after a switch). Only documents VS Code holds: opening one fails as resolve
+   * says. Its writes are refused (resolve).
+   */
+  private async refused(uri: vscode.Uri): Promise<Uint8Array | undefined> {
+    const a = parseLiveUri(uri);
+    if (!a || !vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) return undefined;
+    await this.whenReady().catch(() => undefined);
+    const account = this.live.account();
+    if (account && a.account === account) return undefined;
+    this.refusedShown.set(uri.toString(), uri);
+    return new TextEncoder().encode(`${vscode.l10n.t('This live file of “{0}” belongs to another Site Revisions account: sign in to that account to open it.', displayText(a.siteName))}\n`);
+  }
+
+  /**
+   * Tells VS Code to read again the documents that read as another account's: once the account
+   * they belong to is back and its sites are listed (a read before that finds no site, and VS Code
+   * then keeps the message).
+   */
+  retryRefused(): void {
+    // Kept until a read gives the file's bytes (a read that fails meanwhile leaves the message).
+    const uris = [...this.refusedShown.values()].filter((u) => vscode.workspace.textDocuments.some((d) => d.uri.toString() === u.toString()));
+    if (uris.length < this.refusedShown.size) for (const k of [...this.refusedShown.keys()]) if (!uris.some((u) => u.toString() === k)) this.refusedShown.delete(k);
+    if (uris.length) this._onDidChangeFile.fire(uris.map((uri) => ({ type: vscode.FileChangeType.Changed, uri })));
+  }
+
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const refused = await this.refused(uri);
+    // Now as its time: VS Code keeps the newer of two times it was given for a document, and
+    // would take the file's own (older) time, once its account is back, for the one it holds.
+    if (refused) return { type: vscode.FileType.File, ctime: Date.now(), mtime: Date.now(), size: refused.byteLength, permissions: vscode.FilePermission.Readonly };
     const { site, path } = await this.resolve(uri);
     if (path === '') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     try {
@@ -164,12 +198,15 @@ export class LiveFileSystem {
    * change it did not see, never let one through.
    */
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const refused = await this.refused(uri);
+    if (refused) return refused;
     const { site, path } = await this.resolve(uri);
     try {
       const fs = this.live.fsFor(site);
       const entry = await fs.stat(path);
       const file = entry?.type === 'symlink' && entry.link?.targetType === 'file' && entry.link.path !== undefined ? await fs.stat(entry.link.path) : entry;
       const bytes = await fs.readAll(path, { maxBytes: MAX_READ_BYTES });
+      this.refusedShown.delete(uri.toString());
       if (file?.type === 'file') this.setOpened(site.id, path, { entry: file, sha256: createHash('sha256').update(bytes).digest('hex') });
       return bytes;
     } catch (e) {

@@ -125,6 +125,10 @@ export function activateLive(deps: LiveFeatureDeps, subscriptions: vscode.Dispos
     connections,
     fs,
     poll,
+    // The sites listed anew (another account signed in, or back): documents that read as another
+    // account's are read again.
+    model.onDidChange(() => fs.retryRefused()),
+    session.onDidChange(() => fs.retryRefused()),
     vscode.workspace.registerTextDocumentContentProvider(TEST_REPORT_SCHEME, reports),
     // Another account (or none): nothing listed for the previous one is kept.
     session.onDidChange(() => {

@@ -8,7 +8,8 @@
 import * as vscode from 'vscode';
 import { feature, lazyCommand } from '../../workbench/feature';
 import { TreeNode } from '../../workbench/tree/node';
-import { LazyFileSystem, type FileSystemWrites } from '../../workbench/lazyFileSystem';
+import { heldDocuments, LazyFileSystem, type FileSystemWrites } from '../../workbench/lazyFileSystem';
+import { accountKey } from '../revisions/register';
 import type { SiteNode, SitesTreeProvider } from '../sites/sitesTree';
 import type { Revisions } from '../revisions/register';
 import type { LiveFeature, LiveFeatureDeps } from './index';
@@ -50,7 +51,18 @@ export function registerLive(deps: Omit<LiveFeatureDeps, 'revisions'> & { revisi
   const load = feature(async () => (await import('./index.js')).activateLive({ ...deps, revisions: deps.revisions }, subscriptions));
   const provider = new LazyFileSystem(async () => (await load()).fs, deps.writes);
   deps.tree.addSiteRows((node) => (!node.duplicate && LIVE_TYPES.includes(node.site.server_type) ? [new LiveRootNode(node, load)] : []));
+  // Another account signed in: the live documents VS Code holds are read again (one of an account
+  // not signed in reads as a message: ./fileSystem.ts), so none keeps the previous account's bytes.
+  let account = accountKey(deps.session);
+  const followAccount = deps.session.onDidChange(() => {
+    const now = accountKey(deps.session);
+    if (now === account) return;
+    account = now;
+    provider.changed(heldDocuments(LIVE_SCHEME));
+  });
   subscriptions.push(
+    provider,
+    followAccount,
     vscode.workspace.registerFileSystemProvider(LIVE_SCHEME, provider, { isCaseSensitive: true }),
     ...[...LIVE_COMMANDS, ...Object.values(LIVE_COMMANDS_INTERNAL)].map((id) => lazyCommand(id, load, (f, ...args) => f.handlers[id](...args))),
     vscode.lm.registerTool<object>(LIVE_TOOL, {

@@ -15,7 +15,7 @@ import type { SitesTreeProvider } from '../sites/sitesTree';
 import type { Notifier } from '../../workbench/notify';
 import { setContext } from '../../workbench/context';
 import { feature, lazyCommand } from '../../workbench/feature';
-import { LazyReadonlyFileSystem } from '../../workbench/lazyFileSystem';
+import { heldDocuments, LazyReadonlyFileSystem } from '../../workbench/lazyFileSystem';
 import { REVISION_SCHEME } from '../../core/model/uri';
 import { accountKeyOf } from '../../core/model/account';
 import { GoneSites } from './goneSites';
@@ -99,7 +99,7 @@ export function registerRevisions(deps: RevisionsDeps): Revisions {
     const now = accountKey(session);
     if (now === account) return;
     account = now;
-    provider.changed(openRevisionDocuments());
+    provider.changed(heldDocuments(REVISION_SCHEME));
   });
 
   context.subscriptions.push(
@@ -124,24 +124,4 @@ export function registerRevisions(deps: RevisionsDeps): Revisions {
     if (folders.get(siteId)) await folders.set(siteId, undefined);
   };
   return { folders, load, loaded: () => loaded, forgetSite };
-}
-
-/** The revision documents VS Code holds: those it has read (open or not) and those of the tabs (a diff shows two). */
-function openRevisionDocuments(): vscode.Uri[] {
-  const uris = new Map<string, vscode.Uri>();
-  const add = (u: vscode.Uri | undefined) => {
-    if (u?.scheme === REVISION_SCHEME) uris.set(u.toString(), u);
-  };
-  for (const d of vscode.workspace.textDocuments) add(d.uri);
-  for (const group of vscode.window.tabGroups.all) {
-    for (const tab of group.tabs) {
-      const i = tab.input;
-      if (i instanceof vscode.TabInputText) add(i.uri);
-      else if (i instanceof vscode.TabInputTextDiff) {
-        add(i.original);
-        add(i.modified);
-      }
-    }
-  }
-  return [...uris.values()];
 }
