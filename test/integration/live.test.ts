@@ -271,6 +271,8 @@ describe('Live servers: trust prompts, Test Connection, Live Files, compare and 
       if (api.session.account?.email !== DEMO.user.email || api.session.state !== 'signedIn') await signInDemo(url);
       await serviceB.close();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // Signed in again, the rows expanded before are drawn expanded: folded, as the next test expects.
+      await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
     }
   });
 

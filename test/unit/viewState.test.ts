@@ -79,7 +79,7 @@ describe('Sites view failure states', () => {
     }
     // The buttons come after the explanation and the hint: they are the last entry of the state.
     for (const state of ['unreachable', 'error', 'notData']) {
-      const entries = pkg.contributes.viewsWelcome.filter((w) => w.when.includes(`siteRevisions.view == ${state}`));
+      const entries = pkg.contributes.viewsWelcome.filter((w) => w.view === 'siteRevisions.sites' && w.when.includes(`siteRevisions.view == ${state}`));
       assert.match(nls[entries.at(-1)!.contents.replace(/%/g, '')]!, /^\[/, `${state}: buttons last`);
     }
     const hinted: Record<string, string> = { refused: 'unreachable', hostNotFound: 'unreachable', timeout: 'unreachable', certificate: 'unreachable', proxy: 'unreachable', unavailable: 'unreachable', serviceSaid: 'error', httpStatus: 'error', html: 'notData' };

@@ -163,6 +163,7 @@ class S3Driver implements Driver {
   async list(path: string, emit: (entries: LiveEntry[]) => void, signal: AbortSignal): Promise<void> {
     const prefix = this.key(path, true);
     let token: string | undefined;
+    const seen = new Set<string>();
     let any = false;
     do {
       const q: Record<string, string> = { 'list-type': '2', delimiter: '/', prefix };
@@ -182,7 +183,11 @@ class S3Driver implements Driver {
       }
       any ||= page.files.length > 0 || page.prefixes.length > 0;
       if (batch.length) emit(batch);
-      token = page.truncated ? page.next : undefined;
+      const next = page.truncated ? page.next : undefined;
+      // A token given twice would list the same page for ever (and gather it without bound).
+      if (next !== undefined && seen.has(next)) throw new LiveError('protocol', 'list', `The S3 server listed "${path || '/'}" in a loop (it gave the same continuation token twice).`, { next: 'Check the server; another S3 client should show the same.' });
+      if (next !== undefined) seen.add(next);
+      token = next;
     } while (token);
     if (!any && path) throw new LiveError('not-found', 'list', `The folder "${path}" is not in the bucket.`, { next: 'Refresh the folder.' });
   }
