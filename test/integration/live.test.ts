@@ -18,8 +18,8 @@ import type { Site, SiteFields } from '../../src/core/api/types';
 import type { LiveServers } from '../live/servers';
 import type { FaultProxy } from '../live/faultProxy';
 import { screenOrSkip, type Screen } from './screen';
-import { control, signInDemo, spyMessages, stubWindow } from './support';
-import { ext, testService, waitFor } from './util';
+import { control, reseededAndSignedIn, signInDemo, spyMessages, stubWindow } from './support';
+import { waitFor } from './util';
 import { DEMO } from '../server/demo';
 
 
@@ -55,11 +55,7 @@ describe('Live servers: trust prompts, Test Connection, Live Files, compare and 
 
   before(async function () {
     s = screenOrSkip(this);
-    url = (await testService()).url;
-    api = await ext<ExtensionApi>();
-    await api.ready;
-    await control(url, 'reseed');
-    await signInDemo(url);
+    ({ url, api } = await reseededAndSignedIn());
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { startLiveServers } = require('../live/servers') as typeof import('../live/servers');
     // Under /tmp: the SFTP server's user must reach its folder (the run folder of the harness is not for others).
