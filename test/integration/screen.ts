@@ -230,7 +230,12 @@ export class Screen {
       row = { selector: `${this.pane(title)} .monaco-list-row[aria-level="${i + 1}"]`, hasText: `/^\\s*${escapeRegExp(label)}/` };
       const expanded = async () => (await this.attribute({ ...row, name: 'aria-expanded' })) === 'true';
       for (let attempt = 1; ; attempt++) {
-        await this.waitFor({ ...row, timeoutMs: 15000 });
+        // A row out of view is not drawn (the tree draws what is in view): scrolled to, once the wait for it is over.
+        await this.waitFor({ ...row, timeoutMs: 15000 }).catch(async (e: unknown) => {
+          await this.scrollToRow(row, title).catch(() => {
+            throw e;
+          });
+        });
         if (!(await expanded())) await this.click(row);
         await this.until(expanded, (x) => x, `the row “${label}” expanded`, 5000).catch(() => undefined);
         // Settled: still expanded a moment later.
