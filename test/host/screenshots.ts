@@ -387,6 +387,7 @@ export const SHOTS: Shot[] = [
   },
   {
     name: 'live-file',
+    webp: ['dark'],
     steps: [CLEAN, ...OPEN, { expand: 'Bakery API' }, { expand: /^Live Files/ }, { dialogButton: 'Trust and Connect', ifShown: true }, { expand: /^api\d{4}-/ }, { click: /^app\.py\d/ }, { waitFor: '.part.editor .tabs-container .tab[aria-label^="app.py (live"]' }, { pause: 800 }],
   },
   {
