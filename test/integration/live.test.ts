@@ -244,6 +244,8 @@ describe('Live servers: trust prompts, Test Connection, Live Files, compare and 
     const { startService } = require('../server') as typeof import('../server');
     const serviceB = await startService({ port: 0, host: '127.0.0.1', quiet: true });
     try {
+      // Nothing expanded to be drawn expanded again when the first account is back.
+      await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
       const f = await api.live();
       const name = 'ünï cödé.txt';
       const onDisk = fs.readFileSync(path.join(live.sftp!.dataDir, name), 'utf8');
@@ -279,7 +281,9 @@ describe('Live servers: trust prompts, Test Connection, Live Files, compare and 
     const spy = trustAll();
     try {
       await s.openSitesView();
+      // Folded first: "Live SFTP" expanded above would lend its own "Live Files" row to the path below.
       await vscode.commands.executeCommand('workbench.actions.treeView.siteRevisions.sites.collapseAll');
+      await s.until(() => s.count({ selector: `${s.pane('Sites')} .monaco-list-row[aria-expanded="true"]` }), (n) => n === 0, 'the Sites rows folded');
       await s.expandPath(['Live SFTP slow', 'Live Files']);
       await s.expandPath(['Live SFTP slow', 'Live Files', 'ten-thousand']);
       const loading = { selector: `${s.pane('Sites')} .monaco-list-row`, hasText: '/Loading… [\\d,]+ so far/' };
