@@ -16,6 +16,9 @@ async function main(): Promise<void> {
     // The next atomic write stops right before its rename, as if the process were killed there.
     fs.promises.rename = (from: fs.PathLike) => {
       process.stdout.write(`PAUSED ${String(from)}\n`);
+      // Alive until killed: a promise that never settles holds no handle, and Node would exit on
+      // its own (the test then saw no SIGKILL on a loaded machine, where the kill came later).
+      setInterval(() => undefined, 60_000);
       return new Promise<void>(() => undefined);
     };
     await store.put({ kind: 'files', siteId: '1' }, ['v2.txt']);
