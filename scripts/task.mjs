@@ -92,6 +92,19 @@ async function ensureNode() {
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
+/**
+ * Stops with the next step when node_modules lacks a package that package.json names (it was
+ * installed before a pull added dependencies): tsc would otherwise fail with pages of "Cannot
+ * find module" errors, and a test or the bench with a stack trace.
+ */
+function checkDependencies() {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const missing = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((name) => !existsSync(path.join(root, 'node_modules', name, 'package.json')));
+  if (!missing.length) return;
+  log(`node_modules lacks ${missing.join(', ')}, which package.json names (installed before they were added?): run \`npm ci\` first`);
+  process.exit(1);
+}
+
 function compile() {
   must(bin('tsc'), ['-p', '.']);
   removeOrphans(path.join(root, 'out'));
@@ -291,6 +304,7 @@ function closing(label, c) {
 
 async function main() {
   await ensureNode();
+  checkDependencies();
   const [task, ...rest] = process.argv.slice(2);
   switch (task) {
     case 'unit': {
