@@ -16,6 +16,8 @@ import * as net from 'node:net';
 export interface FaultProxyOptions {
   /** Added round-trip time in ms (default 0). */
   latencyMs?: number;
+  /** Keep what clients send on their main connections (FTP: the commands), for `sent()`; the first 1 MB. */
+  recordSent?: boolean;
 }
 
 export interface CutRule {
@@ -43,6 +45,8 @@ export interface FaultProxy {
    * exactly `n` bytes, then a reset.
    */
   cutAfterBytes(n: number | null, rule?: CutRule): void;
+  /** With `recordSent`: each main connection's bytes from the client, as the chunks that arrived (in order of connection). */
+  sent(): Buffer[][];
   /** Client connections open now. */
   connections(): number;
   /** Client connections accepted since the start (control and data). */
@@ -149,6 +153,8 @@ export async function startFaultProxy(target: { host: string; port: number; data
   const conns = new Set<Conn>();
   let accepted = 0;
   const moved = { up: 0, down: 0 };
+  const sent: Buffer[][] = [];
+  let recorded = 0;
   let rule: (CutRule & { n: number; left: number }) | undefined;
 
   const cut = (c: Conn): void => {
@@ -175,8 +181,14 @@ export async function startFaultProxy(target: { host: string; port: number; data
     const down = new Pump(server, client, state, () => cut(c));
     c.pumps.push(up, down);
     armCut(c);
+    const record: Buffer[] | undefined = opts.recordSent && kind === 'main' ? [] : undefined;
+    if (record) sent.push(record);
     client.on('data', (d: Buffer) => {
       moved.up += d.length;
+      if (record && recorded < 1 << 20) {
+        record.push(Buffer.from(d));
+        recorded += d.length;
+      }
       up.push(d);
     });
     server.on('data', (d: Buffer) => {
@@ -270,6 +282,7 @@ export async function startFaultProxy(target: { host: string; port: number; data
       rule = { ...r, n: Math.max(0, n), left: r.count ?? Infinity };
       if (r.existing) for (const c of conns) armCut(c);
     },
+    sent: () => sent.map((c) => [...c]),
     connections: () => [...conns].filter((c) => !c.client.destroyed).length,
     accepted: () => accepted,
     bytes: () => ({ ...moved }),

@@ -79,6 +79,8 @@ export interface LiveFtp extends LiveCertificates {
   implicitPort: number;
   /** Explicit FTPS (TLS required) presenting the expired certificate. */
   expiredPort: number;
+  /** Plain FTP that refuses EPSV (`<Limit EPSV> DenyAll`): a server with PASV only. */
+  noEpsvPort: number;
   user: string;
   password: string;
   /** The server's own folder on disk (the user's root: `pwd` is `/`). */
@@ -457,8 +459,12 @@ async function freePorts(n: number): Promise<number[]> {
   return [...out];
 }
 
-/** FTP's passive ports for the fault proxy come in slots of this many ports. */
-const PORT_SLOT = 64;
+/**
+ * FTP's passive ports for the fault proxy come in slots of this many ports: 128 per virtual host.
+ * With 32, a walk of 1,000 folders on 8 connections got "425 PASV: Address already in use" from
+ * ProFTPD now and then (thousands of closed data connections wait out TIME_WAIT on so few ports).
+ */
+const PORT_SLOT = 256;
 /** The slots: below the kernel's ephemeral range (32768–60999 here), so no outgoing connection takes one. */
 const SLOT_FIRST = 20000;
 const SLOT_END = 32000;
@@ -489,7 +495,7 @@ export async function reservePortRange(count: number, hosts: readonly string[], 
       srv.once('error', () => resolve(false));
       srv.listen({ port, host, exclusive: true }, () => srv.close(() => resolve(true)));
     });
-  const slots = (SLOT_END - SLOT_FIRST) / PORT_SLOT;
+  const slots = Math.floor((SLOT_END - SLOT_FIRST) / PORT_SLOT);
   const tried = new Set<number>();
   const order = [...candidates, ...Array.from({ length: 200 }, () => SLOT_FIRST + Math.floor(Math.random() * slots) * PORT_SLOT)];
   for (const base of order) {
@@ -568,11 +574,12 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
   });
   run.daemons.push(daemon);
   for (let attempt = 1; ; attempt++) {
-    const [port, implicitPort, expiredPort, proxyPort, proxyImplicitPort] = await freePorts(5) as [number, number, number, number, number];
+    const [port, implicitPort, expiredPort, proxyPort, proxyImplicitPort, noEpsvPort] = (await freePorts(6)) as [number, number, number, number, number, number];
     // Held until stop(): no other run (of this process or another) gets these ports meanwhile.
-    const range = await reservePortRange(64, [HOST, PROXY_SIDE_HOST]);
+    const range = await reservePortRange(PORT_SLOT, [HOST, PROXY_SIDE_HOST]);
     run.held.push(range);
-    const pasv = { explicit: { from: range.from, to: range.from + 31 }, implicit: { from: range.from + 32, to: range.from + 63 } };
+    const half = PORT_SLOT / 2;
+    const pasv = { explicit: { from: range.from, to: range.from + half - 1 }, implicit: { from: range.from + half, to: range.from + PORT_SLOT - 1 } };
     const conf = [
       'ServerType standalone',
       'ServerName "Site Revisions live test"',
@@ -615,6 +622,8 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
       ...vhost(HOST, implicitPort, 'implicit'),
       // Explicit FTPS presenting the expired certificate.
       ...vhost(HOST, expiredPort, 'required', [`  TLSRSACertificateFile ${expired.certFile}`, `  TLSRSACertificateKeyFile ${expired.keyFile}`]),
+      // Plain FTP that refuses EPSV (a server without it): PASV only.
+      ...vhost(HOST, noEpsvPort, 'optional', ['  <Limit EPSV>', '    DenyAll', '  </Limit>']),
       // The plain/explicit port and the implicit one behind a fault proxy: bound on 127.0.0.2,
       // passive ports advertised as 127.0.0.1 where the proxy listens on the same numbers.
       ...vhost(PROXY_SIDE_HOST, proxyPort, 'optional', [`  MasqueradeAddress ${HOST}`, `  PassivePorts ${pasv.explicit.from} ${pasv.explicit.to}`]),
@@ -623,7 +632,7 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
     ].join('\n');
     fs.writeFileSync(path.join(dir, 'proftpd.conf'), conf);
     try {
-      await daemon.start([port, implicitPort, expiredPort, { host: PROXY_SIDE_HOST, port: proxyPort }, { host: PROXY_SIDE_HOST, port: proxyImplicitPort }]);
+      await daemon.start([port, implicitPort, expiredPort, noEpsvPort, { host: PROXY_SIDE_HOST, port: proxyPort }, { host: PROXY_SIDE_HOST, port: proxyImplicitPort }]);
     } catch (err) {
       range.release();
       run.held.splice(run.held.indexOf(range), 1);
@@ -631,12 +640,13 @@ async function startFtp(run: Run, dir: string, master: string, cert: CertFiles, 
       if (attempt < 3 && /in use|bind/i.test(String(err))) continue;
       throw err;
     }
-    run.ports.push(...[port, implicitPort, expiredPort].map((p) => ({ host: HOST, port: p })), ...[proxyPort, proxyImplicitPort].map((p) => ({ host: PROXY_SIDE_HOST, port: p })));
+    run.ports.push(...[port, implicitPort, expiredPort, noEpsvPort].map((p) => ({ host: HOST, port: p })), ...[proxyPort, proxyImplicitPort].map((p) => ({ host: PROXY_SIDE_HOST, port: p })));
     return {
       host: HOST,
       port,
       implicitPort,
       expiredPort,
+      noEpsvPort,
       user,
       password,
       dataDir,

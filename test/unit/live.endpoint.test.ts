@@ -1,6 +1,7 @@
 // The site-field table of docs/decisions.md ("Live servers: what each site field means"), row by row.
 import * as assert from 'node:assert/strict';
 import { looksEncrypted, siteEndpoint, type LiveEndpoint, type MappedSite } from '../../src/core/live';
+import { mlstOptions } from '../../src/core/live/ftp';
 
 const ok = (m: MappedSite): LiveEndpoint & { m: MappedSite } => {
   assert.ok(m.ok, m.ok ? '' : m.reason);
@@ -90,5 +91,16 @@ describe('live servers: endpoint mapping (every row of the field table)', () => 
     assert.equal(looksEncrypted('correct horse battery'), false);
     const p = siteEndpoint({ server_type: 'FTP', domain: 'h', ftp_user: 'u', ftp_pass: 'hunter2!' });
     assert.ok(p.ok && p.storedPassword === 'hunter2!' && !p.passwordIssue);
+  });
+});
+
+describe('live servers: FTP login settings from FEAT', () => {
+  it('OPTS MLST is sent only when a fact we read is offered but not on by default', () => {
+    // ProFTPD: every fact starred (on) → nothing to send.
+    assert.equal(mlstOptions('modify*;perm*;size*;type*;unique*;UNIX.group*;UNIX.groupname*;UNIX.mode*;UNIX.owner*;UNIX.ownername*;'), undefined);
+    // A server with modify offered but off: the facts it offers that we read, nothing it does not offer.
+    assert.equal(mlstOptions('Type*;Size*;Modify;Perm*;'), 'OPTS MLST type;size;modify;');
+    // A server that names no facts: ask for all we read.
+    assert.equal(mlstOptions(''), 'OPTS MLST type;size;modify;unique;unix.mode;');
   });
 });

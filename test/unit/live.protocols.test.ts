@@ -232,6 +232,66 @@ describe('live servers: the connection layer against real servers', function () 
     }
   });
 
+  it('FTP: a pooled connection logs in with what it needs only (FEAT once per site, no STRU F, no OPTS MLST where FEAT stars our facts), and a folder is listed with EPSV and MLSD in one write (as the fault proxy received them)', async function () {
+    this.timeout(60_000);
+    const f = live.ftp!;
+    const proxy = await startFaultProxy(f.proxyTargets.explicit, { latencyMs: 10, recordSent: true });
+    try {
+      const fsys = openLive(ep({ server_type: 'FTP', domain: '127.0.0.1', port: String(proxy.port), ftp_user: f.user }, { poolSize: 3 }), options(f.password));
+      try {
+        const files = await walkLive(fsys, '', { signal: new AbortController().signal, concurrency: 3 });
+        assert.deepEqual([...files.values()].filter((e) => e.type === 'file').map((e) => e.path).sort(), listFilesOnDisk(f.dataDir));
+        // Three folders at once: three connections (the walk's warm-up opened them).
+        const [a, b, c] = await Promise.all(['sub', 'bin', 'with space'].map((d) => fsys.listAll(d)));
+        assert.deepEqual([a!.length, b!.length, c!.length], [1, 1, 1].map((_, i) => fs.readdirSync(path.join(f.dataDir, ['sub', 'bin', 'with space'][i]!)).length));
+      } finally {
+        await fsys.close();
+      }
+      const conns = proxy.sent().map((chunks) => chunks.map((ch) => ch.toString('utf8')));
+      assert.ok(conns.length >= 3, `${conns.length} connection(s)`);
+      const lines = conns.map((chunks) => chunks.join('').split('\r\n').filter(Boolean).map((l) => (l.startsWith('PASS ') ? 'PASS' : l)));
+      const logins = lines.map((l) => l.slice(0, l.indexOf('TYPE I') + 1));
+      assert.equal(lines.flat().filter((l) => l === 'FEAT').length, 1, JSON.stringify(logins));
+      for (const l of logins) assert.deepEqual(l.filter((x) => x !== 'FEAT'), ['OPTS UTF8 ON', `USER ${f.user}`, 'PASS', 'TYPE I']);
+      assert.ok(!lines.flat().some((l) => l.startsWith('STRU') || l.startsWith('OPTS MLST')), JSON.stringify(lines));
+      // Every MLSD arrived in the same chunk as its EPSV (one round trip per folder, not two).
+      const mlsd = conns.flat().filter((ch) => ch.includes('MLSD '));
+      assert.ok(mlsd.length >= 8 && mlsd.every((ch) => /^EPSV\r\nMLSD \/.*\r\n$/.test(ch)), JSON.stringify(mlsd));
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('FTP: a server that refuses EPSV: the pipelined listing is done again with PASV, and EPSV is not pipelined to it again', async function () {
+    this.timeout(60_000);
+    const f = live.ftp!;
+    // In front of the control connection only (PASV names the server's own address).
+    const proxy = await startFaultProxy({ host: f.host, port: f.noEpsvPort }, { recordSent: true });
+    try {
+      const fsys = openLive(ep({ server_type: 'FTP', domain: '127.0.0.1', port: String(proxy.port), ftp_user: f.user }, { poolSize: 2 }), options(f.password));
+      try {
+        const files = await walkLive(fsys, '', { signal: new AbortController().signal, concurrency: 2 });
+        assert.deepEqual([...files.values()].filter((e) => e.type === 'file').map((e) => e.path).sort(), listFilesOnDisk(f.dataDir));
+        const bytes = await fsys.readAll('index.html');
+        assert.equal(sha(bytes), sha(fs.readFileSync(path.join(f.dataDir, 'index.html'))));
+      } finally {
+        await fsys.close();
+      }
+      const chunks = proxy.sent().flat().map((c) => c.toString('utf8'));
+      assert.equal(chunks.filter((c) => c.startsWith('EPSV\r\nMLSD ')).length, 1, 'one pipelined listing, refused');
+      const lines = chunks.join('').split('\r\n').map((l) => (l.startsWith('PASS ') ? 'PASS' : l));
+      // Every folder listed by MLSD after PASV (the refused pipelined one listed again), and the read by PASV too.
+      const mlsd = lines.map((l, i) => ({ l, before: lines[i - 1] })).filter((x) => x.l.startsWith('MLSD '));
+      const folders = new Set(mlsd.map((x) => x.l));
+      assert.ok(folders.size >= 6, [...folders].join(' | '));
+      assert.equal(mlsd.length, folders.size + 1, lines.join(' | '));
+      assert.deepEqual(mlsd.slice(1).map((x) => x.before), mlsd.slice(1).map(() => 'PASV'), lines.join(' | '));
+      assert.ok(lines.includes('PASV') && lines[lines.indexOf('RETR /index.html') - 1] === 'PASV', lines.join(' | '));
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('SFTP: a changed host key is refused with both fingerprints (rotateHostKey); no "connect anyway"', async function () {
     this.timeout(60_000);
     const s = live.sftp!;

@@ -132,6 +132,7 @@ export async function walkLive(live: LiveFs, root: string, o: { signal: AbortSig
   const files = new Map<string, LiveEntry>();
   const n = Math.max(1, o.concurrency ?? liveConcurrency(live));
   allowListeners(o.signal, n);
+  live.warm?.(n);
   const queue: string[] = [root];
   let active = 0;
   let failed: { e: unknown } | undefined;

@@ -53,6 +53,8 @@ export interface Driver {
   rename(from: string, to: string, signal: AbortSignal): Promise<boolean | void>;
   setTime?(path: string, mtime: number, signal: AbortSignal): Promise<void>;
   chmod?(path: string, mode: number, signal: AbortSignal): Promise<void>;
+  /** Work that will use up to `n` connections at once is starting (a walk): open them now, once it is safe to. */
+  warm?(n: number): void;
   close(): Promise<void>;
 }
 

@@ -103,6 +103,13 @@ export class LiveFsImpl implements LiveFs {
     return this.driver;
   }
 
+  warm(connections: number): void {
+    this.drv().then(
+      (d) => d.warm?.(connections),
+      () => undefined,
+    );
+  }
+
   /** Connects now (Test Connection). */
   async connect(o: OpOptions = {}): Promise<void> {
     const d = await this.drv();

@@ -108,6 +108,24 @@ export class Pool<C> {
     }
   }
 
+  /**
+   * Opens connections up to `n` (within the size) in the background and keeps them idle, for
+   * work about to need them (a walk): each logs in while the first one works, instead of when
+   * the work finds it has none. A failure is left for the user that opens the next one.
+   */
+  warm(n: number): void {
+    while (!this.closed && this.live < Math.min(n, this.size)) {
+      this.live++;
+      this.create(new AbortController().signal).then(
+        (c) => this.release(c),
+        () => {
+          this.live--;
+          this.wakeOne();
+        },
+      );
+    }
+  }
+
   private wakeOne(): void {
     this.waiters.shift()?.resolve(undefined);
   }

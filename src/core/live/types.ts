@@ -239,6 +239,12 @@ export interface LiveFs {
   /** Sets the modification time (capabilities.setTime), epoch ms. */
   setTime(path: string, mtime: number, o?: OpOptions): Promise<void>;
 
+  /**
+   * Work that will use up to `connections` at once is starting (walkLive): a protocol with a pool
+   * of connections (FTP) opens them while the first one works. Nothing is asked of a person for
+   * them: they open only after a connection has logged in.
+   */
+  warm?(connections: number): void;
   /** Closes every connection of the pool; later calls open new ones. */
   close(): Promise<void>;
 }
