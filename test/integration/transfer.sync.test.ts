@@ -75,7 +75,8 @@ describe('Transfers: sync a folder, upload on save (real servers)', function () 
     assert.equal(srv.read('sy/only-local.txt'), undefined, 'nothing written by the preview');
     // Include the deletes: the file deleted here since the last transfer is deleted on the server too.
     await s.clickViewAction(pane, 'Include Deletes in the Sync');
-    const withDeletes = await s.until(() => s.rows(pane), (r) => r.some((x) => x.startsWith('Delete on the server')), 'the delete drawn', 60_000);
+    // The delete's group and the preview's description are drawn in two renders: wait for both.
+    const withDeletes = await s.until(() => s.rows(pane), (r) => r.some((x) => x.startsWith('Delete on the server')) && r.some((x) => x.startsWith('Sync preview') && /deletes included/.test(x)), 'the delete drawn', 60_000);
     assert.match(withDeletes.find((x) => x.startsWith('Sync preview')) ?? '', /deletes included/);
     // Leave one upload out.
     await s.click({ selector: `${s.pane(pane)} .monaco-list-row:has-text("only-local.txt") .custom-view-tree-node-item-checkbox` });
