@@ -177,7 +177,7 @@ class FtpDriver extends LoginDriver implements Driver {
   /**
    * What basic-ftp's useDefaultSettings() does, without the round trips a pooled connection does
    * not need (each is one round trip before the connection's first listing; rclone sends about
-   * five commands to log in, basic-ftp eleven): FEAT once per site (the first connection's answer
+   * five commands to log in, basic-ftp nine): FEAT once per site (the first connection's answer
    * serves the others), no STRU F (file structure is FTP's default), OPTS UTF8 ON after login
    * only when the one before USER was refused, OPTS MLST only when a fact we read is offered but
    * not on by default.
